@@ -1,1 +1,71 @@
-fn main() {}
+//! `kulami`: play Kulami in the terminal and drive the rules from scripts.
+//!
+//! Machine-readable commands and their JSON follow `shared/spec/formats.md`.
+
+mod board_args;
+mod layout_cmd;
+mod play;
+mod render;
+mod rules_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Kulami: place marbles, claim tiles, force your opponent's hand.
+#[derive(Parser)]
+#[command(name = "kulami", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game in the terminal, two people taking turns at one keyboard.
+    Play(play::PlayArgs),
+    /// Draw a position: the board, whose turn it is, and the score.
+    Show(rules_cmd::ShowArgs),
+    /// List the legal holes of a position.
+    Legal(rules_cmd::LegalArgs),
+    /// Score a position (finished or not).
+    Score(rules_cmd::ScoreArgs),
+    /// Count legal move sequences to a depth (perft), for testing move generators.
+    Perft(rules_cmd::PerftArgs),
+    /// Boards: validate layout files.
+    #[command(subcommand)]
+    Layout(layout_cmd::LayoutCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            // --help and --version.
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // One line, not clap's page of usage: scripts read stderr too.
+            let rendered = error.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("kulami: {} (see kulami --help)", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Play(args) => play::run(&args),
+        Command::Show(args) => rules_cmd::show(&args),
+        Command::Legal(args) => rules_cmd::legal(&args),
+        Command::Score(args) => rules_cmd::score(&args),
+        Command::Perft(args) => rules_cmd::perft(&args),
+        Command::Layout(command) => layout_cmd::run(&command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("kulami: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -304,9 +304,9 @@ mod binary {
         /// A format version this library does not know.
         #[error("game record format version {0} is not supported (this program reads version 1)")]
         Version(u8),
-        /// The record is damaged or truncated.
+        /// The record is damaged or truncated (bincode's description of the damage).
         #[error("damaged game record: {0}")]
-        Damaged(#[from] bincode::error::DecodeError),
+        Damaged(String),
         /// Bytes left over after the record.
         #[error("damaged game record: {0} unexpected bytes after the end")]
         TrailingBytes(usize),
@@ -335,7 +335,8 @@ mod binary {
             if version != VERSION {
                 return Err(DecodeRecordError::Version(version));
             }
-            let (record, used) = bincode::serde::decode_from_slice(payload, config())?;
+            let (record, used) = bincode::serde::decode_from_slice(payload, config())
+                .map_err(|error| DecodeRecordError::Damaged(error.to_string()))?;
             match payload.len() - used {
                 0 => Ok(record),
                 extra => Err(DecodeRecordError::TrailingBytes(extra)),

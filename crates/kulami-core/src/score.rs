@@ -52,7 +52,7 @@ impl Scoring {
 
 impl fmt::Display for Scoring {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -116,7 +116,7 @@ impl From<Color> for Winner {
 
 impl fmt::Display for Winner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             Winner::Red => "red",
             Winner::Black => "black",
             Winner::Draw => "draw",

@@ -1,1 +1,301 @@
-//! x
+//! Kulami boards: the standard tile set, named presets and layout files.
+//!
+//! A layout file is layout text (see `formats.md`) with an optional header of `# key: value`
+//! comment lines before the board: `name`, `description` and `marbles` (per player). Other
+//! programs read it as plain layout text, since comments are part of that format.
+//!
+//! ```
+//! use kulami_layouts::{Board, preset};
+//! let classic = preset("classic").unwrap();
+//! assert_eq!(classic.layout().marbles_per_player(), 28);
+//! assert!(classic.layout().uses_standard_set());
+//!
+//! let board = Board::parse("# name: tiny\n# marbles: 2\nAABB\n").unwrap();
+//! assert_eq!((board.name(), board.layout().marbles_per_player()), (Some("tiny"), 2));
+//! ```
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use kulami_core::{Layout, MarblesError, ParseLayoutError, TileShape};
+
+/// The tiles of the standard set: four 2x3, five 2x2, four 1x3 and four 1x2, largest first.
+#[must_use]
+pub fn standard_set() -> Vec<TileShape> {
+    TileShape::ALL
+        .iter()
+        .rev()
+        .flat_map(|&shape| std::iter::repeat_n(shape, shape.standard_count()))
+        .collect()
+}
+
+/// A board with its header: a validated layout plus an optional name and description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    name: Option<String>,
+    description: Option<String>,
+    layout: Layout,
+}
+
+/// What is wrong with a layout file's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseBoardError {
+    /// The board itself is invalid.
+    #[error(transparent)]
+    Layout(#[from] ParseLayoutError),
+    /// The `marbles` header is not a number.
+    #[error("line {line}: `marbles: {value}` is not a number of marbles per player")]
+    MarblesNotANumber {
+        /// The header line, from 1.
+        line: usize,
+        /// Its value.
+        value: String,
+    },
+    /// The `marbles` header is out of range.
+    #[error("line {line}: {error}")]
+    Marbles {
+        /// The header line, from 1.
+        line: usize,
+        /// Why.
+        error: MarblesError,
+    },
+}
+
+/// Why a board could not be read from a file or a command-line argument.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadBoardError {
+    /// The file could not be read.
+    #[error("cannot read {}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        error: std::io::Error,
+    },
+    /// The file is far larger than any board.
+    #[error("{} is {size} bytes; a layout file is at most {MAX_FILE_BYTES} bytes", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+    },
+    /// The file's text is not a valid board.
+    #[error("{}: {error}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: ParseBoardError,
+    },
+    /// An argument that is no preset, no file, and not a valid one-line layout.
+    #[error("`{argument}` is not a preset ({presets}), not a file, and not a layout: {error}")]
+    NotALayout {
+        /// The argument.
+        argument: String,
+        /// The preset names, comma-separated.
+        presets: String,
+        /// Why it is not a one-line layout.
+        error: ParseLayoutError,
+    },
+}
+
+/// Layout files are small; anything larger is not one.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024;
+
+impl Board {
+    /// Parses a layout file's text: an optional header, then layout text.
+    ///
+    /// # Errors
+    /// An invalid layout (with line and column) or a bad `marbles` header.
+    pub fn parse(text: &str) -> Result<Board, ParseBoardError> {
+        let mut layout = Layout::parse(text)?;
+        let mut name = None;
+        let mut description = None;
+        for (index, line) in text.lines().enumerate() {
+            let Some(comment) = line.trim().strip_prefix('#') else {
+                // The header ends where the board starts.
+                if line.trim().is_empty() {
+                    continue;
+                }
+                break;
+            };
+            let Some((key, value)) = comment.split_once(':') else { continue };
+            let value = value.trim();
+            match key.trim() {
+                "name" => name = Some(value.to_owned()),
+                "description" => description = Some(value.to_owned()),
+                "marbles" => {
+                    let line = index + 1;
+                    let marbles = value.parse().map_err(|_| ParseBoardError::MarblesNotANumber {
+                        line,
+                        value: value.to_owned(),
+                    })?;
+                    layout = layout
+                        .with_marbles_per_player(marbles)
+                        .map_err(|error| ParseBoardError::Marbles { line, error })?;
+                }
+                _ => {}
+            }
+        }
+        Ok(Board {
+            name,
+            description,
+            layout,
+        })
+    }
+
+    /// A board without header from a layout.
+    #[must_use]
+    pub fn from_layout(layout: Layout) -> Board {
+        Board {
+            name: None,
+            description: None,
+            layout,
+        }
+    }
+
+    /// Reads a layout file.
+    ///
+    /// # Errors
+    /// The file cannot be read, is too large, or is not a valid board.
+    pub fn read(path: &Path) -> Result<Board, ReadBoardError> {
+        let io = |error| ReadBoardError::Io {
+            path: path.to_owned(),
+            error,
+        };
+        let size = std::fs::metadata(path).map_err(io)?.len();
+        if size > MAX_FILE_BYTES {
+            return Err(ReadBoardError::TooLarge {
+                path: path.to_owned(),
+                size,
+            });
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        Board::parse(&text).map_err(|error| ReadBoardError::Invalid {
+            path: path.to_owned(),
+            error,
+        })
+    }
+
+    /// Resolves a command-line argument: a preset name if there is one by that name, else a file
+    /// if one exists at that path, else layout text on one line.
+    ///
+    /// # Errors
+    /// The file cannot be read or is invalid, or the text is not a valid layout.
+    pub fn resolve(argument: &str) -> Result<Board, ReadBoardError> {
+        if let Some(board) = preset(argument) {
+            return Ok(board);
+        }
+        let path = Path::new(argument);
+        if path.is_file() {
+            return Board::read(path);
+        }
+        Layout::parse(argument).map(Board::from_layout).map_err(|error| ReadBoardError::NotALayout {
+            argument: argument.to_owned(),
+            presets: preset_names().collect::<Vec<_>>().join(", "),
+            error,
+        })
+    }
+
+    /// The name from the header.
+    #[must_use]
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The description from the header.
+    #[must_use]
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Takes the board out.
+    #[must_use]
+    pub fn into_layout(self) -> Layout {
+        self.layout
+    }
+
+    /// The file text: the header (name, description, marbles), then the board.
+    #[must_use]
+    pub fn to_file_text(&self) -> String {
+        let mut text = String::new();
+        if let Some(name) = &self.name {
+            let _ = writeln!(text, "# name: {name}");
+        }
+        if let Some(description) = &self.description {
+            let _ = writeln!(text, "# description: {description}");
+        }
+        let _ = writeln!(text, "# marbles: {}", self.layout.marbles_per_player());
+        text + &self.layout.to_string()
+    }
+}
+
+/// The embedded preset files, by name.
+const PRESETS: &[(&str, &str)] = &[("classic", include_str!("../layouts/classic.txt"))];
+
+/// The names of the presets.
+pub fn preset_names() -> impl Iterator<Item = &'static str> {
+    PRESETS.iter().map(|(name, _)| *name)
+}
+
+/// The preset called `name`, if there is one.
+#[must_use]
+pub fn preset(name: &str) -> Option<Board> {
+    PRESETS
+        .iter()
+        .find(|(preset, _)| *preset == name)
+        .map(|(_, text)| Board::parse(text).expect("embedded presets are valid (tested)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_set_has_17_tiles_and_64_holes() {
+        let set = standard_set();
+        assert_eq!(set.len(), 17);
+        assert_eq!(set.iter().map(|shape| shape.holes()).sum::<usize>(), 64);
+    }
+
+    #[test]
+    fn every_preset_parses_and_round_trips() {
+        for name in preset_names() {
+            let board = preset(name).unwrap();
+            assert_eq!(board.name(), Some(name));
+            assert_eq!(Board::parse(&board.to_file_text()).unwrap(), board);
+        }
+    }
+
+    #[test]
+    fn header_errors_name_the_line() {
+        let error = Board::parse("# name: x\n# marbles: lots\nAA\n").unwrap_err();
+        assert_eq!(error.to_string(), "line 2: `marbles: lots` is not a number of marbles per player");
+        let error = Board::parse("# marbles: 0\nAA\n").unwrap_err();
+        assert!(error.to_string().starts_with("line 1: 0 marbles per player"));
+    }
+
+    #[test]
+    fn resolve_tries_preset_then_file_then_text() {
+        assert_eq!(Board::resolve("classic").unwrap().name(), Some("classic"));
+        assert_eq!(Board::resolve("AABB").unwrap().layout().holes().len(), 4);
+        let error = Board::resolve("nonsense").unwrap_err().to_string();
+        assert!(error.starts_with("`nonsense` is not a preset (classic), not a file, and not a layout"), "{error}");
+        let dir = std::env::temp_dir().join(format!("kulami-layouts-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("board.txt");
+        std::fs::write(&file, "# name: from file\nAA\nBB\n").unwrap();
+        assert_eq!(Board::resolve(file.to_str().unwrap()).unwrap().name(), Some("from file"));
+        std::fs::write(&file, "AA\nB\n").unwrap();
+        let error = Board::resolve(file.to_str().unwrap()).unwrap_err().to_string();
+        assert!(error.contains("line 2, column 1: tile 'B' is 1x1"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
