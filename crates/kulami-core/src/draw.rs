@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::cell::Cell;
+use crate::cell::{Cell, CellSet};
 use crate::layout::Layout;
 use crate::position::{Color, Position};
 
@@ -26,18 +26,26 @@ use crate::position::{Color, Position};
 /// ```
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&draw(self.layout(), |cell| {
-            let marble = match self.color_at(cell) {
-                Some(Color::Red) => 'X',
-                Some(Color::Black) => 'O',
-                None => '.',
-            };
-            if self.last_move() == Some(cell) {
-                format!("[{marble}]")
+        let drawing = self.layout().draw_marbles(self.marbles(Color::Red), self.marbles(Color::Black), self.last_move());
+        f.write_str(&drawing)
+    }
+}
+
+impl Layout {
+    /// Draws the board with `red` and `black` marbles, as [`Position`]'s `Display` does, for
+    /// marbles that need not come from a game (diagrams, puzzles, tests).
+    #[must_use]
+    pub fn draw_marbles(&self, red: CellSet, black: CellSet, last: Option<Cell>) -> String {
+        draw(self, |cell| {
+            let marble = if red.contains(cell) {
+                'X'
+            } else if black.contains(cell) {
+                'O'
             } else {
-                format!(" {marble} ")
-            }
-        }))
+                '.'
+            };
+            if last == Some(cell) { format!("[{marble}]") } else { format!(" {marble} ") }
+        })
     }
 }
 

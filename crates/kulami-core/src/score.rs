@@ -1,9 +1,11 @@
 //! Scoring: tile points and the Biggest Area and Lines variants.
 
+use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
 use crate::cell::{CellSet, Direction};
+use crate::layout::Layout;
 use crate::position::{Color, Position};
 
 /// Which scoring rules are in force.
@@ -219,32 +221,60 @@ impl Position {
     /// ```
     #[must_use]
     pub fn score(&self, scoring: Scoring) -> ScoreBreakdown {
-        let measure = |color: Color| {
-            let marbles = self.marbles(color);
-            PlayerScore {
-                tiles: self.tile_points(color),
-                largest_area: largest_area(marbles),
-                lines: line_sum(marbles),
-                ..PlayerScore::default()
-            }
-        };
-        let (mut red, mut black) = (measure(Color::Red), measure(Color::Black));
-        if scoring.counts_area() {
-            (red.area_bonus, black.area_bonus) = bonuses(red.largest_area, black.largest_area);
-        }
-        if scoring.counts_lines() {
-            (red.line_bonus, black.line_bonus) = bonuses(red.lines, black.lines);
-        }
-        for player in [&mut red, &mut black] {
-            player.total = player.tiles + player.area_bonus + player.line_bonus;
-        }
-        let winner = match red.total.cmp(&black.total) {
-            std::cmp::Ordering::Greater => Winner::Red,
-            std::cmp::Ordering::Less => Winner::Black,
-            std::cmp::Ordering::Equal => Winner::Draw,
-        };
-        ScoreBreakdown { red, black, winner }
+        let tiles = Color::BOTH.map(|color| self.tile_points(color));
+        breakdown([self.marbles(Color::Red), self.marbles(Color::Black)], tiles, scoring)
     }
+}
+
+impl Layout {
+    /// The score of `red` and `black` marbles on this board, for marbles that need not come
+    /// from a game (diagrams, puzzles, tests). [`Position::score`] is the fast way during play.
+    ///
+    /// ```
+    /// use kulami_core::{CellSet, Layout, Scoring};
+    /// let layout = Layout::parse("AABB").unwrap();
+    /// let cells = |names: &str| names.split(' ').map(|n| n.parse().unwrap()).collect::<CellSet>();
+    /// let score = layout.score_marbles(cells("a1 b1 c1"), cells("d1"), Scoring::Standard);
+    /// assert_eq!((score.red.tiles, score.black.tiles), (2, 0));
+    /// ```
+    #[must_use]
+    pub fn score_marbles(&self, red: CellSet, black: CellSet, scoring: Scoring) -> ScoreBreakdown {
+        let mut tiles = [0, 0];
+        for tile in self.tiles() {
+            let (on_red, on_black) = ((tile.cells() & red).len(), (tile.cells() & black).len());
+            match on_red.cmp(&on_black) {
+                Ordering::Greater => tiles[0] += tile.holes(),
+                Ordering::Less => tiles[1] += tile.holes(),
+                Ordering::Equal => {}
+            }
+        }
+        breakdown([red, black], tiles, scoring)
+    }
+}
+
+/// The breakdown from both players' marbles and tile points.
+fn breakdown(marbles: [CellSet; 2], tiles: [usize; 2], scoring: Scoring) -> ScoreBreakdown {
+    let [mut red, mut black] = [0, 1].map(|side| PlayerScore {
+        tiles: tiles[side],
+        largest_area: largest_area(marbles[side]),
+        lines: line_sum(marbles[side]),
+        ..PlayerScore::default()
+    });
+    if scoring.counts_area() {
+        (red.area_bonus, black.area_bonus) = bonuses(red.largest_area, black.largest_area);
+    }
+    if scoring.counts_lines() {
+        (red.line_bonus, black.line_bonus) = bonuses(red.lines, black.lines);
+    }
+    for player in [&mut red, &mut black] {
+        player.total = player.tiles + player.area_bonus + player.line_bonus;
+    }
+    let winner = match red.total.cmp(&black.total) {
+        Ordering::Greater => Winner::Red,
+        Ordering::Less => Winner::Black,
+        Ordering::Equal => Winner::Draw,
+    };
+    ScoreBreakdown { red, black, winner }
 }
 
 #[cfg(test)]
