@@ -1,0 +1,175 @@
+//! The `kulami` binary as scripts and people use it: output formats of `formats.md`, exit codes,
+//! and one clear line on stderr for every kind of bad input.
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+const CLASSIC: &str = "AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO";
+
+fn kulami(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kulami")).args(args).output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = kulami(args);
+    assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    serde_json::from_str(&stdout(&output)).unwrap()
+}
+
+/// Bad input: the given exit code, nothing on stdout, exactly one line on stderr.
+fn fails(args: &[&str], code: i32) -> String {
+    let output = kulami(args);
+    assert_eq!(output.status.code(), Some(code), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?} printed {}", stdout(&output));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
+    message
+}
+
+#[test]
+fn legal_json_at_start_middle_and_end() {
+    let start = json(&["legal", "--json"]);
+    assert_eq!(start["to_move"], "red");
+    assert_eq!(start["legal"].as_array().unwrap().len(), 64);
+    assert_eq!(start["game_over"], false);
+
+    let middle = json(&["legal", "--layout", "classic", "--moves", "d4 d7", "--json"]);
+    assert_eq!(
+        middle,
+        json!({"to_move": "red", "legal": ["d1", "d2", "d5", "d6", "a7", "b7", "c7", "g7", "h7"], "game_over": false})
+    );
+
+    let end = json(&["legal", "--layout", "AABB", "--moves", "a1,c1", "--json"]);
+    assert_eq!(end, json!({"to_move": null, "legal": [], "game_over": true}));
+}
+
+#[test]
+fn score_json_has_every_field() {
+    let score = json(&["score", "--layout", CLASSIC, "--moves", "a1 a3 c3", "--scoring", "both", "--json"]);
+    assert_eq!(
+        score,
+        json!({
+            "red": {"tiles": 8, "largest_area": 1, "lines": 0, "area_bonus": 0, "line_bonus": 0, "total": 8},
+            "black": {"tiles": 4, "largest_area": 1, "lines": 0, "area_bonus": 0, "line_bonus": 0, "total": 4},
+            "winner": "red",
+            "game_over": false
+        })
+    );
+    // A finished game on a small board: red holds A (a1 b1) and D (c2 d2), black C and B;
+    // every group is a pair, since b1-c2 and b2-c1 touch only at corners.
+    let end = json(&["score", "--layout", "AABB/CCDD", "--moves", "a1 a2 d2 d1 b1 b2 c2 c1", "--scoring", "area", "--json"]);
+    assert_eq!(end["game_over"], true);
+    assert_eq!((end["red"]["tiles"].as_u64(), end["black"]["tiles"].as_u64()), (Some(4), Some(4)));
+    assert_eq!((end["red"]["largest_area"].as_u64(), end["red"]["area_bonus"].as_u64()), (Some(2), Some(0)));
+    assert_eq!(end["black"]["largest_area"], 2);
+    assert_eq!(end["winner"], "draw");
+}
+
+#[test]
+fn perft_prints_the_count_last_or_as_json() {
+    assert_eq!(json(&["perft", "--depth", "3", "--json"]), json!({"depth": 3, "nodes": 7320}));
+    let output = kulami(&["perft", "--depth", "4", "--moves", "d4"]);
+    assert!(output.status.success());
+    let nodes = json(&["perft", "--depth", "4", "--moves", "d4", "--json"])["nodes"].to_string();
+    assert_eq!(stdout(&output).lines().last(), Some(nodes.as_str()));
+    assert_eq!(json(&["perft", "--depth", "0", "--json"])["nodes"], 1);
+    assert_eq!(json(&["perft", "--layout", "AABB", "--moves", "a1 c1", "--depth", "2", "--json"])["nodes"], 0);
+}
+
+#[test]
+fn illegal_moves_name_number_cell_and_rule() {
+    let message = fails(&["legal", "--moves", "d4 e5"], 1);
+    assert!(message.contains("move 2 (e5)") && message.contains("not in the row or column"), "{message}");
+    let message = fails(&["score", "--moves", "d4 d3"], 1);
+    assert!(message.contains("move 2 (d3)") && message.contains("same tile as the opponent's last marble"), "{message}");
+    let message = fails(&["perft", "--depth", "1", "--moves", "a1 a3 c3 c1 a1"], 1);
+    assert!(message.contains("move 5 (a1): a1 already holds a marble"), "{message}");
+    let message = fails(&["legal", "--moves", "d4 q9"], 1);
+    assert!(message.contains("move 2: `q9` is not a cell"), "{message}");
+}
+
+#[test]
+fn bad_layouts_and_options_get_one_line() {
+    let message = fails(&["legal", "--layout", "AAB/CCX"], 1);
+    assert!(message.contains("line 1, column 3: tile 'B' is 1x1"), "{message}");
+    let message = fails(&["legal", "--layout", "no-such-board"], 1);
+    assert!(message.contains("not a preset (classic), not a file"), "{message}");
+    let message = fails(&["legal", "--frobnicate"], 2);
+    assert!(message.contains("--frobnicate"), "{message}");
+    let message = fails(&["score", "--scoring", "most"], 2);
+    assert!(message.contains("most"), "{message}");
+}
+
+#[test]
+fn layout_validate_reports_every_problem() {
+    let dir = std::env::temp_dir().join(format!("kulami-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, CLASSIC.replace('/', "\n")).unwrap();
+    let output = kulami(&["layout", "validate", good.to_str().unwrap(), "--standard"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("valid, 17 tiles, 64 holes, 28 marbles per player, standard set"));
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "# a board\nAAB\nC*B\n").unwrap();
+    let output = kulami(&["layout", "validate", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("line 3, column 1: tile 'C' is 1x1"), "{message}");
+    assert!(message.contains("line 3, column 2: '*' is not a tile name"), "{message}");
+
+    let small = dir.join("small.txt");
+    std::fs::write(&small, "AABB\nCCDD\n").unwrap();
+    let message = fails(&["layout", "validate", small.to_str().unwrap(), "--standard"], 1);
+    assert!(message.contains("not the standard set: 0 of 2x3 (standard 4)"), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn show_draws_plain_text_when_piped() {
+    let output = kulami(&["show", "--moves", "d4 d7"]);
+    let text = stdout(&output);
+    assert!(!text.contains('\x1b'), "no colour codes in a pipe");
+    assert!(text.contains(" 4 | .   . | .   X |"), "{text}");
+    assert!(text.contains("[O]"), "last move marked: {text}");
+    assert!(text.contains("red to move (9 legal holes, 27 marbles left; black has 27)"), "{text}");
+    let coloured = stdout(&kulami(&["show", "--color", "always"]));
+    assert!(coloured.contains('\x1b'));
+}
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn play_answers_illegal_input_and_finishes_a_game() {
+    let text = play(&["--layout", "AABB/CCDD"], "a1\nb1\nzz\na2\nundo\nredo\nd2\nd1\nb1\nb2\nc2\nc1\n");
+    assert!(text.contains("Illegal: b1 is on the same tile as the opponent's last marble (a1)."), "{text}");
+    assert!(text.contains("`zz` is not a cell"), "{text}");
+    assert!(text.contains("game over"), "{text}");
+    assert!(text.contains("winner:"), "{text}");
+    // Quitting or closing the input ends cleanly mid-game.
+    let text = play(&[], "d4\nquit\n");
+    assert!(text.contains("Black (O) >"));
+    assert!(!text.contains("winner:"));
+}
