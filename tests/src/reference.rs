@@ -40,17 +40,11 @@ impl ReferenceGame {
         for tile in tiles.iter().flatten().flatten() {
             holes_per_tile[*tile] += 1;
         }
-        ReferenceGame {
-            tiles,
-            holes_per_tile,
-            marbles_per_player,
-            grid: [[None; SIZE]; SIZE],
-            moves: Vec::new(),
-        }
+        ReferenceGame { tiles, holes_per_tile, marbles_per_player, grid: [[None; SIZE]; SIZE], moves: Vec::new() }
     }
 
     fn side_to_move(&self) -> Color {
-        if self.moves.len() % 2 == 0 { Color::Red } else { Color::Black }
+        if self.moves.len().is_multiple_of(2) { Color::Red } else { Color::Black }
     }
 
     fn placed(&self, color: Color) -> usize {

@@ -61,7 +61,14 @@ fn reference_matches_the_small_perft_values() {
         for cell in parse_moves(&case.moves).unwrap() {
             reference.play(cell.row(), cell.column());
         }
-        assert_eq!(reference.perft(case.depth), case.nodes, "{} after [{}] at depth {}", case.layout, case.moves, case.depth);
+        assert_eq!(
+            reference.perft(case.depth),
+            case.nodes,
+            "{} after [{}] at depth {}",
+            case.layout,
+            case.moves,
+            case.depth
+        );
         checked += 1;
     }
     assert!(checked >= 30);

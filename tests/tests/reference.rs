@@ -34,7 +34,12 @@ fn check_position(position: &Position, reference: &ReferenceGame) {
     for scoring in Scoring::ALL {
         let score = position.score(scoring);
         let (red, black, winner) = reference.score(scoring);
-        assert_eq!((score.red, score.black, score.winner), (red, black, winner), "{scoring} after {:?}", position.moves());
+        assert_eq!(
+            (score.red, score.black, score.winner),
+            (red, black, winner),
+            "{scoring} after {:?}",
+            position.moves()
+        );
         let from_marbles = position.layout().score_marbles(
             position.marbles(kulami_core::Color::Red),
             position.marbles(kulami_core::Color::Black),

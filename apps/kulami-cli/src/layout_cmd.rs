@@ -1,6 +1,6 @@
 //! `kulami layout ...`: board files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::Subcommand;
@@ -26,13 +26,10 @@ pub fn run(command: &LayoutCommand) -> anyhow::Result<()> {
     }
 }
 
-fn validate(file: &PathBuf, standard: bool) -> anyhow::Result<()> {
+fn validate(file: &Path, standard: bool) -> anyhow::Result<()> {
     let board = match Board::read(file) {
         Ok(board) => board,
-        Err(ReadBoardError::Invalid {
-            path,
-            error: ParseBoardError::Layout(error),
-        }) if error.problems().len() > 1 => {
+        Err(ReadBoardError::Invalid { path, error: ParseBoardError::Layout(error) }) if error.problems().len() > 1 => {
             let lines: Vec<String> = error.problems().iter().map(|p| format!("{}: {p}", path.display())).collect();
             bail!("invalid layout, {} problems:\n{}", lines.len(), lines.join("\n"));
         }

@@ -74,7 +74,11 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         "{}",
         match score.winner {
             Winner::Draw => "The game is a draw.".to_owned(),
-            winner => format!("{winner} wins, {} to {}.", score.red.total.max(score.black.total), score.red.total.min(score.black.total)),
+            winner => format!(
+                "{winner} wins, {} to {}.",
+                score.red.total.max(score.black.total),
+                score.red.total.min(score.black.total)
+            ),
         }
     );
     Ok(())

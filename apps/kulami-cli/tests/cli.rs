@@ -67,7 +67,8 @@ fn score_json_has_every_field() {
     );
     // A finished game on a small board: red holds A (a1 b1) and D (c2 d2), black C and B;
     // every group is a pair, since b1-c2 and b2-c1 touch only at corners.
-    let end = json(&["score", "--layout", "AABB/CCDD", "--moves", "a1 a2 d2 d1 b1 b2 c2 c1", "--scoring", "area", "--json"]);
+    let end =
+        json(&["score", "--layout", "AABB/CCDD", "--moves", "a1 a2 d2 d1 b1 b2 c2 c1", "--scoring", "area", "--json"]);
     assert_eq!(end["game_over"], true);
     assert_eq!((end["red"]["tiles"].as_u64(), end["black"]["tiles"].as_u64()), (Some(4), Some(4)));
     assert_eq!((end["red"]["largest_area"].as_u64(), end["red"]["area_bonus"].as_u64()), (Some(2), Some(0)));
@@ -91,7 +92,10 @@ fn illegal_moves_name_number_cell_and_rule() {
     let message = fails(&["legal", "--moves", "d4 e5"], 1);
     assert!(message.contains("move 2 (e5)") && message.contains("not in the row or column"), "{message}");
     let message = fails(&["score", "--moves", "d4 d3"], 1);
-    assert!(message.contains("move 2 (d3)") && message.contains("same tile as the opponent's last marble"), "{message}");
+    assert!(
+        message.contains("move 2 (d3)") && message.contains("same tile as the opponent's last marble"),
+        "{message}"
+    );
     let message = fails(&["perft", "--depth", "1", "--moves", "a1 a3 c3 c1 a1"], 1);
     assert!(message.contains("move 5 (a1): a1 already holds a marble"), "{message}");
     let message = fails(&["legal", "--moves", "d4 q9"], 1);

@@ -26,21 +26,13 @@ impl Cell {
     /// The cell at `row` and `column` (both from zero), if it lies in the frame.
     #[must_use]
     pub const fn new(row: usize, column: usize) -> Option<Cell> {
-        if row < FRAME && column < FRAME {
-            Some(Cell((row * FRAME + column) as u8))
-        } else {
-            None
-        }
+        if row < FRAME && column < FRAME { Some(Cell((row * FRAME + column) as u8)) } else { None }
     }
 
     /// The cell with this index (`row * 10 + column`), if it lies in the frame.
     #[must_use]
     pub const fn from_index(index: usize) -> Option<Cell> {
-        if index < FRAME_CELLS {
-            Some(Cell(index as u8))
-        } else {
-            None
-        }
+        if index < FRAME_CELLS { Some(Cell(index as u8)) } else { None }
     }
 
     /// The index `row * 10 + column`, in `0..100`.
@@ -92,9 +84,7 @@ impl FromStr for Cell {
     type Err = ParseCellError;
 
     fn from_str(text: &str) -> Result<Cell, ParseCellError> {
-        let error = || ParseCellError {
-            text: text.to_owned(),
-        };
+        let error = || ParseCellError { text: text.to_owned() };
         let mut chars = text.chars();
         let column = chars.next().ok_or_else(error)?.to_ascii_lowercase();
         let row_text = chars.as_str();
@@ -120,11 +110,7 @@ mod cell_serde {
     /// Readable formats get the cell name, binary ones its index.
     impl Serialize for Cell {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            if serializer.is_human_readable() {
-                serializer.collect_str(self)
-            } else {
-                serializer.serialize_u8(self.0)
-            }
+            if serializer.is_human_readable() { serializer.collect_str(self) } else { serializer.serialize_u8(self.0) }
         }
     }
 
@@ -180,12 +166,7 @@ pub enum Direction {
 
 impl Direction {
     /// The four directions of a line: horizontal, vertical and both diagonals.
-    pub const LINES: [Direction; 4] = [
-        Direction::East,
-        Direction::South,
-        Direction::SouthEast,
-        Direction::SouthWest,
-    ];
+    pub const LINES: [Direction; 4] = [Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest];
 }
 
 impl CellSet {
@@ -251,11 +232,7 @@ impl CellSet {
     /// The cell with the lowest index, if any.
     #[must_use]
     pub const fn first(self) -> Option<Cell> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Cell(self.0.trailing_zeros() as u8))
-        }
+        if self.0 == 0 { None } else { Some(Cell(self.0.trailing_zeros() as u8)) }
     }
 
     /// The cells in index order (row by row, left to right).

@@ -26,7 +26,8 @@ use crate::position::{Color, Position};
 /// ```
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let drawing = self.layout().draw_marbles(self.marbles(Color::Red), self.marbles(Color::Black), self.last_move());
+        let drawing =
+            self.layout().draw_marbles(self.marbles(Color::Red), self.marbles(Color::Black), self.last_move());
         f.write_str(&drawing)
     }
 }

@@ -49,11 +49,7 @@ impl Game {
     /// A new game on `layout`.
     #[must_use]
     pub fn new(layout: Arc<Layout>, scoring: Scoring) -> Game {
-        Game {
-            position: Position::new(layout),
-            scoring,
-            redo: Vec::new(),
-        }
+        Game { position: Position::new(layout), scoring, redo: Vec::new() }
     }
 
     /// The game a record describes, with every move checked.
@@ -228,18 +224,11 @@ impl GameRecord {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let fail = |problem| ParseRecordError::Line {
-                line: index + 1,
-                problem,
-            };
+            let fail = |problem| ParseRecordError::Line { line: index + 1, problem };
             let (key, value) = line.split_once(':').ok_or_else(|| fail(RecordLineProblem::NotKeyValue))?;
             let (key, value) = (key.trim(), value.trim());
             let repeated = |present: bool| {
-                if present {
-                    Err(fail(RecordLineProblem::Repeated(key.to_owned())))
-                } else {
-                    Ok(())
-                }
+                if present { Err(fail(RecordLineProblem::Repeated(key.to_owned()))) } else { Ok(()) }
             };
             match key {
                 "layout" => {
@@ -318,9 +307,7 @@ mod binary {
         pub fn to_bytes(&self) -> Vec<u8> {
             let mut bytes = MAGIC.to_vec();
             bytes.push(VERSION);
-            bytes.extend(
-                bincode::serde::encode_to_vec(self, config()).expect("a game record always encodes"),
-            );
+            bytes.extend(bincode::serde::encode_to_vec(self, config()).expect("a game record always encodes"));
             bytes
         }
 

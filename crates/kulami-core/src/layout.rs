@@ -28,12 +28,8 @@ pub enum TileShape {
 
 impl TileShape {
     /// Every shape, smallest first.
-    pub const ALL: [TileShape; 4] = [
-        TileShape::OneByTwo,
-        TileShape::OneByThree,
-        TileShape::TwoByTwo,
-        TileShape::TwoByThree,
-    ];
+    pub const ALL: [TileShape; 4] =
+        [TileShape::OneByTwo, TileShape::OneByThree, TileShape::TwoByTwo, TileShape::TwoByThree];
 
     /// The shape of a `height` x `width` rectangle, if it is one of the four.
     #[must_use]
@@ -279,19 +275,11 @@ impl Layout {
         let mut positions = [TextPosition { line: 0, column: 0 }; FRAME_CELLS];
         for (row, (line, first_column, text)) in rows.iter().enumerate() {
             if row == FRAME {
-                problems.push(LayoutProblem::TooManyRows {
-                    at: TextPosition {
-                        line: *line,
-                        column: *first_column,
-                    },
-                });
+                problems.push(LayoutProblem::TooManyRows { at: TextPosition { line: *line, column: *first_column } });
                 break;
             }
             for (column, character) in text.chars().enumerate() {
-                let at = TextPosition {
-                    line: *line,
-                    column: first_column + column,
-                };
+                let at = TextPosition { line: *line, column: first_column + column };
                 if column == FRAME {
                     problems.push(LayoutProblem::RowTooLong { at });
                     break;
@@ -334,14 +322,7 @@ impl Layout {
             let line = CellSet::row(cell.row()) | CellSet::column(cell.column());
             reply_cells[cell.index()] = line & holes & !tile_cells[cell.index()];
         }
-        let mut layout = Layout {
-            tiles,
-            holes,
-            marbles_per_player: 0,
-            tile_index,
-            tile_cells,
-            reply_cells,
-        };
+        let mut layout = Layout { tiles, holes, marbles_per_player: 0, tile_index, tile_cells, reply_cells };
         layout.marbles_per_player = layout.default_marbles_per_player();
         layout
     }
@@ -352,9 +333,7 @@ impl Layout {
     /// If `marbles` is 0 or more than [`MAX_MARBLES_PER_PLAYER`].
     pub fn with_marbles_per_player(mut self, marbles: usize) -> Result<Layout, MarblesError> {
         if marbles == 0 || marbles > usize::from(MAX_MARBLES_PER_PLAYER) {
-            return Err(MarblesError {
-                requested: marbles,
-            });
+            return Err(MarblesError { requested: marbles });
         }
         self.marbles_per_player = marbles as u8;
         Ok(self)
@@ -363,11 +342,7 @@ impl Layout {
     /// The rules' default: 28 for the standard set, else half the holes, rounded up.
     #[must_use]
     pub fn default_marbles_per_player(&self) -> u8 {
-        if self.uses_standard_set() {
-            STANDARD_MARBLES_PER_PLAYER
-        } else {
-            self.holes.len().div_ceil(2) as u8
-        }
+        if self.uses_standard_set() { STANDARD_MARBLES_PER_PLAYER } else { self.holes.len().div_ceil(2) as u8 }
     }
 
     /// The tiles, in the order their first cell appears in the text (row by row).
@@ -418,9 +393,9 @@ impl Layout {
     /// Whether the tiles are exactly the standard 17: four 2x3, five 2x2, four 1x3, four 1x2.
     #[must_use]
     pub fn uses_standard_set(&self) -> bool {
-        TileShape::ALL.iter().all(|&shape| {
-            self.tiles.iter().filter(|tile| tile.shape() == shape).count() == shape.standard_count()
-        })
+        TileShape::ALL
+            .iter()
+            .all(|&shape| self.tiles.iter().filter(|tile| tile.shape() == shape).count() == shape.standard_count())
     }
 
     /// Rows and columns spanned from the frame's top-left corner: `(rows, columns)`.
@@ -522,32 +497,18 @@ fn collect_tiles(
         }
         seen.push(name);
         let cells: CellSet = Cell::all().filter(|c| names[c.index()] == Some(name)).collect();
-        let (rows, columns) = cells.iter().fold(
-            ((FRAME, 0), (FRAME, 0)),
-            |((top, bottom), (left, right)), c| {
-                ((top.min(c.row()), bottom.max(c.row())), (left.min(c.column()), right.max(c.column())))
-            },
-        );
+        let (rows, columns) = cells.iter().fold(((FRAME, 0), (FRAME, 0)), |((top, bottom), (left, right)), c| {
+            ((top.min(c.row()), bottom.max(c.row())), (left.min(c.column()), right.max(c.column())))
+        });
         let height = rows.1 - rows.0 + 1;
         let width = columns.1 - columns.0 + 1;
         let at = positions[cell.index()];
         if cells.len() != height * width {
             problems.push(LayoutProblem::NotRectangle { at, tile: name });
         } else if TileShape::from_size(height, width).is_none() {
-            problems.push(LayoutProblem::BadSize {
-                at,
-                tile: name,
-                height,
-                width,
-            });
+            problems.push(LayoutProblem::BadSize { at, tile: name, height, width });
         } else {
-            tiles.push(Tile {
-                name,
-                cells,
-                top_left: cell,
-                height: height as u8,
-                width: width as u8,
-            });
+            tiles.push(Tile { name, cells, top_left: cell, height: height as u8, width: width as u8 });
         }
     }
     if tiles.is_empty() && problems.is_empty() {
@@ -572,11 +533,7 @@ fn check_connected(
     }
     for &start in &parts[1..] {
         let tile = tiles.iter().find(|tile| tile.cells.contains(start)).expect("a hole is on a tile");
-        problems.push(LayoutProblem::NotConnected {
-            at: positions[start.index()],
-            tile: tile.name,
-            first: first.name,
-        });
+        problems.push(LayoutProblem::NotConnected { at: positions[start.index()], tile: tile.name, first: first.name });
     }
 }
 
@@ -640,17 +597,11 @@ mod tests {
         let text = "# header\nAAB\nCCB\nDD*\n";
         assert_eq!(
             problems(text)[0],
-            LayoutProblem::BadCharacter {
-                at: TextPosition { line: 4, column: 3 },
-                found: '*'
-            }
+            LayoutProblem::BadCharacter { at: TextPosition { line: 4, column: 3 }, found: '*' }
         );
         assert_eq!(
             problems("AAB/CCB/**")[0],
-            LayoutProblem::BadCharacter {
-                at: TextPosition { line: 1, column: 9 },
-                found: '*'
-            }
+            LayoutProblem::BadCharacter { at: TextPosition { line: 1, column: 9 }, found: '*' }
         );
     }
 
@@ -660,16 +611,8 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                LayoutProblem::BadSize {
-                    at: TextPosition { line: 1, column: 1 },
-                    tile: 'A',
-                    height: 1,
-                    width: 4
-                },
-                LayoutProblem::BadCharacter {
-                    at: TextPosition { line: 1, column: 12 },
-                    found: '*'
-                },
+                LayoutProblem::BadSize { at: TextPosition { line: 1, column: 1 }, tile: 'A', height: 1, width: 4 },
+                LayoutProblem::BadCharacter { at: TextPosition { line: 1, column: 12 }, found: '*' },
             ]
         );
         assert!(matches!(problems("AA/../BB")[0], LayoutProblem::NotConnected { tile: 'B', first: 'A', .. }));
@@ -684,7 +627,7 @@ mod tests {
             problems("AABBCCDDEEF")[0],
             LayoutProblem::RowTooLong { at: TextPosition { line: 1, column: 11 } }
         ));
-        let eleven_rows = vec!["AA"; 11].join("\n");
+        let eleven_rows = ["AA"; 11].join("\n");
         assert!(problems(&eleven_rows).iter().any(|p| matches!(p, LayoutProblem::TooManyRows { .. })));
         assert_eq!(problems("...\n# only dots"), vec![LayoutProblem::Empty]);
         assert_eq!(problems(""), vec![LayoutProblem::Empty]);

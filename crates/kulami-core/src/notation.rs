@@ -28,12 +28,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<Cell>, ParseMovesError> {
     text.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|token| !token.is_empty())
         .enumerate()
-        .map(|(index, token)| {
-            token.parse().map_err(|error| ParseMovesError {
-                number: index + 1,
-                error,
-            })
-        })
+        .map(|(index, token)| token.parse().map_err(|error| ParseMovesError { number: index + 1, error }))
         .collect()
 }
 

@@ -157,11 +157,7 @@ impl Position {
     pub fn from_moves(layout: Arc<Layout>, moves: &[Cell]) -> Result<Position, ReplayError> {
         let mut position = Position::new(layout);
         for (index, &cell) in moves.iter().enumerate() {
-            position.play(cell).map_err(|error| ReplayError {
-                number: index + 1,
-                cell,
-                error,
-            })?;
+            position.play(cell).map_err(|error| ReplayError { number: index + 1, cell, error })?;
         }
         Ok(position)
     }
@@ -187,7 +183,7 @@ impl Position {
     /// Whose turn it is (also after the game has ended).
     #[must_use]
     pub fn side_to_move(&self) -> Color {
-        if self.ply % 2 == 0 { Color::Red } else { Color::Black }
+        if self.ply & 1 == 0 { Color::Red } else { Color::Black }
     }
 
     /// The marbles of `color`.
@@ -373,9 +369,6 @@ impl Eq for Position {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Position")
-            .field("layout", &self.layout)
-            .field("moves", &self.moves())
-            .finish()
+        f.debug_struct("Position").field("layout", &self.layout).field("moves", &self.moves()).finish()
     }
 }

@@ -22,11 +22,7 @@ use kulami_core::{Layout, MarblesError, ParseLayoutError, TileShape};
 /// The tiles of the standard set: four 2x3, five 2x2, four 1x3 and four 1x2, largest first.
 #[must_use]
 pub fn standard_set() -> Vec<TileShape> {
-    TileShape::ALL
-        .iter()
-        .rev()
-        .flat_map(|&shape| std::iter::repeat_n(shape, shape.standard_count()))
-        .collect()
+    TileShape::ALL.iter().rev().flat_map(|&shape| std::iter::repeat_n(shape, shape.standard_count())).collect()
 }
 
 /// A board with its header: a validated layout plus an optional name and description.
@@ -127,10 +123,9 @@ impl Board {
                 "description" => description = Some(value.to_owned()),
                 "marbles" => {
                     let line = index + 1;
-                    let marbles = value.parse().map_err(|_| ParseBoardError::MarblesNotANumber {
-                        line,
-                        value: value.to_owned(),
-                    })?;
+                    let marbles = value
+                        .parse()
+                        .map_err(|_| ParseBoardError::MarblesNotANumber { line, value: value.to_owned() })?;
                     layout = layout
                         .with_marbles_per_player(marbles)
                         .map_err(|error| ParseBoardError::Marbles { line, error })?;
@@ -138,21 +133,13 @@ impl Board {
                 _ => {}
             }
         }
-        Ok(Board {
-            name,
-            description,
-            layout,
-        })
+        Ok(Board { name, description, layout })
     }
 
     /// A board without header from a layout.
     #[must_use]
     pub fn from_layout(layout: Layout) -> Board {
-        Board {
-            name: None,
-            description: None,
-            layout,
-        }
+        Board { name: None, description: None, layout }
     }
 
     /// Reads a layout file.
@@ -160,22 +147,13 @@ impl Board {
     /// # Errors
     /// The file cannot be read, is too large, or is not a valid board.
     pub fn read(path: &Path) -> Result<Board, ReadBoardError> {
-        let io = |error| ReadBoardError::Io {
-            path: path.to_owned(),
-            error,
-        };
+        let io = |error| ReadBoardError::Io { path: path.to_owned(), error };
         let size = std::fs::metadata(path).map_err(io)?.len();
         if size > MAX_FILE_BYTES {
-            return Err(ReadBoardError::TooLarge {
-                path: path.to_owned(),
-                size,
-            });
+            return Err(ReadBoardError::TooLarge { path: path.to_owned(), size });
         }
         let text = std::fs::read_to_string(path).map_err(io)?;
-        Board::parse(&text).map_err(|error| ReadBoardError::Invalid {
-            path: path.to_owned(),
-            error,
-        })
+        Board::parse(&text).map_err(|error| ReadBoardError::Invalid { path: path.to_owned(), error })
     }
 
     /// Resolves a command-line argument: a preset name if there is one by that name, else a file

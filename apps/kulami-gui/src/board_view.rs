@@ -1,0 +1,131 @@
+//! Drawing the board: wooden tiles, holes, marbles and the guides of the current constraint.
+//! Returns the hole the player clicked; the caller decides what that means.
+
+use egui::{Color32, CornerRadius, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, WidgetInfo};
+use kulami_core::{Cell, CellSet, Color, Position};
+
+const TABLE: Color32 = Color32::from_rgb(38, 52, 44);
+const WOOD: Color32 = Color32::from_rgb(196, 152, 98);
+const WOOD_EDGE: Color32 = Color32::from_rgb(120, 82, 44);
+const HOLE: Color32 = Color32::from_rgb(74, 50, 28);
+const RED: Color32 = Color32::from_rgb(200, 30, 36);
+const BLACK: Color32 = Color32::from_rgb(28, 28, 32);
+const LEGAL: Color32 = Color32::from_rgb(120, 230, 140);
+const GUIDE: Color32 = Color32::from_rgba_premultiplied(60, 60, 20, 40);
+
+/// Draws `position` filling the space available and returns the hole clicked this frame, if any.
+pub fn show(ui: &mut Ui, position: &Position) -> Option<Cell> {
+    let layout = position.layout();
+    let (rows, columns) = layout.extent();
+    let available = ui.available_size();
+    let cell_size = (available.x / columns as f32).min(available.y / rows as f32).max(12.0);
+    let board_size = Vec2::new(cell_size * columns as f32, cell_size * rows as f32);
+    let (board_rect, _) = ui.allocate_exact_size(available.max(board_size), Sense::hover());
+    let origin = board_rect.center() - board_size / 2.0;
+    let cell_rect = |cell: Cell| {
+        Rect::from_min_size(
+            origin + Vec2::new(cell.column() as f32, cell.row() as f32) * cell_size,
+            Vec2::splat(cell_size),
+        )
+    };
+    let painter = ui.painter_at(board_rect);
+    painter.rect_filled(board_rect, CornerRadius::ZERO, TABLE);
+
+    let legal = position.legal_moves();
+    let forbidden = forbidden_tiles(position);
+    for (index, tile) in layout.tiles().iter().enumerate() {
+        let rect = tile.cells().iter().map(cell_rect).reduce(|a, b| a.union(b)).expect("a tile has cells");
+        let fill = tint(WOOD, position.tile_count(index, Color::Red), position.tile_count(index, Color::Black));
+        let fill = if forbidden.contains(tile.top_left()) { fill.gamma_multiply(0.55) } else { fill };
+        let inset = rect.shrink(cell_size * 0.04);
+        painter.rect(
+            inset,
+            CornerRadius::same((cell_size * 0.12) as u8),
+            fill,
+            Stroke::new(cell_size * 0.03, WOOD_EDGE),
+            StrokeKind::Inside,
+        );
+    }
+    if let Some(last) = position.last_move() {
+        let row = Rect::from_min_max(
+            Pos2::new(origin.x, cell_rect(last).min.y),
+            Pos2::new(origin.x + board_size.x, cell_rect(last).max.y),
+        );
+        let column = Rect::from_min_max(
+            Pos2::new(cell_rect(last).min.x, origin.y),
+            Pos2::new(cell_rect(last).max.x, origin.y + board_size.y),
+        );
+        painter.rect_filled(row, CornerRadius::ZERO, GUIDE);
+        painter.rect_filled(column, CornerRadius::ZERO, GUIDE);
+    }
+
+    let mut clicked = None;
+    for cell in layout.holes() {
+        let rect = cell_rect(cell);
+        let center = rect.center();
+        let radius = cell_size * 0.3;
+        let occupant = position.color_at(cell);
+        match occupant {
+            Some(color) => draw_marble(&painter, center, radius, color),
+            None => {
+                painter.circle_filled(center, radius * 0.8, HOLE);
+                if legal.contains(cell) {
+                    painter.circle_stroke(center, radius * 0.95, Stroke::new(cell_size * 0.05, LEGAL));
+                }
+            }
+        }
+        if position.last_move() == Some(cell) || position.previous_own_move() == Some(cell) {
+            painter.circle_stroke(center, radius * 1.2, Stroke::new(cell_size * 0.04, Color32::WHITE));
+        }
+        let response = ui.interact(rect, ui.scope_id().with(("hole", cell)), Sense::click());
+        let is_legal = legal.contains(cell);
+        response
+            .widget_info(|| WidgetInfo::labeled(egui::Role::Button, is_legal, hole_label(cell, occupant, is_legal)));
+        if response.clicked() {
+            clicked = Some(cell);
+        }
+    }
+    clicked
+}
+
+/// The accessible name of a hole: its cell, then what is in it, e.g. `d4 red` or `d4 empty, legal`.
+#[must_use]
+pub fn hole_label(cell: Cell, occupant: Option<Color>, legal: bool) -> String {
+    match (occupant, legal) {
+        (Some(color), _) => format!("{cell} {color}"),
+        (None, true) => format!("{cell} empty, legal"),
+        (None, false) => format!("{cell} empty"),
+    }
+}
+
+/// The tiles of both last marbles, where the side to move may not play.
+fn forbidden_tiles(position: &Position) -> CellSet {
+    let layout = position.layout();
+    [position.last_move(), position.previous_own_move()]
+        .into_iter()
+        .flatten()
+        .fold(CellSet::EMPTY, |set, cell| set | layout.tile_cells_at(cell))
+}
+
+/// The wood tinted toward the colour that holds the tile.
+fn tint(wood: Color32, red: usize, black: usize) -> Color32 {
+    let toward = match red.cmp(&black) {
+        std::cmp::Ordering::Greater => Color32::from_rgb(232, 120, 110),
+        std::cmp::Ordering::Less => Color32::from_rgb(120, 110, 110),
+        std::cmp::Ordering::Equal => return wood,
+    };
+    wood.lerp_to_gamma(toward, 0.45)
+}
+
+fn draw_marble(painter: &egui::Painter, center: Pos2, radius: f32, color: Color) {
+    let base = match color {
+        Color::Red => RED,
+        Color::Black => BLACK,
+    };
+    painter.circle_filled(center + Vec2::splat(radius * 0.08), radius, Color32::from_black_alpha(90));
+    painter.circle_filled(center, radius, base);
+    // A soft highlight up and to the left, so the marble reads as a sphere.
+    let highlight = center - Vec2::splat(radius * 0.35);
+    painter.circle_filled(highlight, radius * 0.35, Color32::from_white_alpha(70));
+    painter.circle_filled(highlight, radius * 0.18, Color32::from_white_alpha(110));
+}

@@ -1,0 +1,86 @@
+//! The window driven like a player: holes found by their accessible labels and clicked.
+
+use egui_kittest::{
+    Harness,
+    kittest::{NodeT as _, Queryable as _},
+};
+use kulami_gui::KulamiApp;
+
+fn harness() -> Harness<'static, KulamiApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1000.0, 720.0))
+        .build_ui_state(|ui, app: &mut KulamiApp| app.show(ui), KulamiApp::default());
+    harness.run();
+    harness
+}
+
+fn click(harness: &mut Harness<'static, KulamiApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run();
+}
+
+fn label_of(node: &egui_kittest::Node<'_>) -> String {
+    node.accesskit_node().label().unwrap_or_default().to_string()
+}
+
+fn moves(harness: &Harness<'static, KulamiApp>) -> String {
+    kulami_core::notation::format_moves(harness.state().state().game().position().moves())
+}
+
+#[test]
+fn clicking_legal_holes_plays_them() {
+    let mut harness = harness();
+    assert_eq!(harness.query_all_by_label_contains("empty, legal").count(), 64);
+    click(&mut harness, "d4 empty, legal");
+    harness.get_by_label("d4 red");
+    click(&mut harness, "d7 empty, legal");
+    assert_eq!(moves(&harness), "d4 d7");
+    harness.get_by_label("Red to move");
+    // Red must answer in row 7 or column d, off both last tiles: exactly these holes are offered.
+    let mut legal: Vec<String> =
+        harness.query_all_by_label_contains("empty, legal").map(|node| label_of(&node)).collect();
+    legal.sort();
+    assert_eq!(legal.len(), 9, "{legal:?}");
+    assert!(legal.iter().all(|label| label.starts_with('d') || label.ends_with("7 empty, legal")));
+}
+
+#[test]
+fn illegal_holes_do_nothing_and_explain_why() {
+    let mut harness = harness();
+    click(&mut harness, "d4 empty, legal");
+    // e5 is neither in row 4 nor in column d.
+    click(&mut harness, "e5 empty");
+    assert_eq!(moves(&harness), "d4");
+    harness.get_by_label("E5 is not in the row or column of the opponent's last marble (d4).");
+}
+
+#[test]
+fn undo_redo_and_new_game() {
+    let mut harness = harness();
+    click(&mut harness, "d4 empty, legal");
+    click(&mut harness, "d7 empty, legal");
+    click(&mut harness, "Undo");
+    assert_eq!(moves(&harness), "d4");
+    click(&mut harness, "Redo");
+    assert_eq!(moves(&harness), "d4 d7");
+    click(&mut harness, "New game");
+    assert_eq!(moves(&harness), "");
+    harness.get_by_label("0 / 56 marbles placed");
+}
+
+#[test]
+fn a_game_played_by_clicks_reaches_its_end() {
+    let mut harness = harness();
+    // Each side clicks the first hole offered, until none is.
+    for _ in 0..56 {
+        let Some(first) = harness.query_all_by_label_contains("empty, legal").next().map(|node| label_of(&node)) else {
+            break;
+        };
+        click(&mut harness, &first);
+    }
+    let position = harness.state().state().game().position();
+    assert!(position.is_game_over());
+    assert_eq!(position.moves().len(), 47, "the first-legal-hole game locks after 47 moves");
+    assert_eq!(harness.query_all_by_label_contains("empty, legal").count(), 0);
+    harness.get_by_label("Game over: black wins");
+}
