@@ -32,7 +32,7 @@ enum Command {
     Score(rules_cmd::ScoreArgs),
     /// Count legal move sequences to a depth (perft), for testing move generators.
     Perft(rules_cmd::PerftArgs),
-    /// Boards: validate layout files.
+    /// Boards: list, show, generate, validate and measure them.
     #[command(subcommand)]
     Layout(layout_cmd::LayoutCommand),
 }

@@ -14,6 +14,11 @@
 //! assert_eq!((board.name(), board.layout().marbles_per_player()), (Some("tiny"), 2));
 //! ```
 
+mod generate;
+pub mod playability;
+
+pub use generate::{ParseShapeError, Shape, fresh_seed, generate, tiling_count};
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
