@@ -1,5 +1,6 @@
 //! `kulami layout ...`: boards: list the presets, show, generate, validate, measure.
 
+use crate::output::{out, outln};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -70,7 +71,7 @@ fn list() -> anyhow::Result<()> {
     for name in kulami_layouts::preset_names() {
         let board = kulami_layouts::preset(name).expect("listed presets exist");
         let layout = board.layout();
-        println!(
+        outln!(
             "{name:<16} {:>2} tiles {:>2} holes {:>2} marbles  {}",
             layout.tiles().len(),
             layout.holes().len(),
@@ -83,9 +84,9 @@ fn list() -> anyhow::Result<()> {
 
 fn show(argument: &str) -> anyhow::Result<()> {
     let board = Board::resolve(argument)?;
-    print!("{}", board.to_file_text());
-    println!();
-    print!("{}", render::board(&Position::new(Arc::new(board.into_layout())), ColorChoice::Never));
+    out!("{}", board.to_file_text());
+    outln!();
+    out!("{}", render::board(&Position::new(Arc::new(board.into_layout())), ColorChoice::Never));
     Ok(())
 }
 
@@ -93,10 +94,10 @@ fn generate(seed: Option<u64>, shape: Shape, one_line: bool) -> anyhow::Result<(
     let seed = seed.unwrap_or_else(kulami_layouts::fresh_seed);
     let layout = kulami_layouts::generate(seed, shape);
     if one_line {
-        println!("{}", layout.to_one_line());
+        outln!("{}", layout.to_one_line());
     } else {
-        println!("# {shape} board, seed {seed}");
-        print!("{layout}");
+        outln!("# {shape} board, seed {seed}");
+        out!("{layout}");
     }
     Ok(())
 }
@@ -122,7 +123,7 @@ fn validate(file: &Path, standard: bool) -> anyhow::Result<()> {
             .collect();
         bail!("{}: not the standard set: {}", file.display(), counts.join(", "));
     }
-    println!(
+    outln!(
         "{}: valid, {} tiles, {} holes, {} marbles per player{}",
         file.display(),
         layout.tiles().len(),
@@ -166,15 +167,15 @@ fn stats(shape: Shape, count: u64, first_seed: u64) -> anyhow::Result<()> {
         medians.push(median(&random_game_lengths(&Arc::new(layout.clone()), 31, seed)));
     }
     let share = |n: usize| 100.0 * n as f64 / boards.len() as f64;
-    println!("{} {shape} boards in {seconds:.3} s: {:.0} boards/s", boards.len(), boards.len() as f64 / seconds);
-    println!("distinct boards: {}", distinct.len());
+    outln!("{} {shape} boards in {seconds:.3} s: {:.0} boards/s", boards.len(), boards.len() as f64 / seconds);
+    outln!("distinct boards: {}", distinct.len());
     let boxes: Vec<String> = boxes.iter().map(|((r, c), n)| format!("{r}x{c}: {n}")).collect();
-    println!("bounding boxes (rows x columns): {}", boxes.join(", "));
-    println!("boards with a single-tile row or column: {:.1}%", share(single_tile));
-    println!("boards with enclosed empty cells: {:.1}%", share(with_enclosed_gaps));
+    outln!("bounding boxes (rows x columns): {}", boxes.join(", "));
+    outln!("boards with a single-tile row or column: {:.1}%", share(single_tile));
+    outln!("boards with enclosed empty cells: {:.1}%", share(with_enclosed_gaps));
     medians.sort_unstable();
     let percentile = |p: usize| medians[(medians.len() - 1) * p / 100];
-    println!(
+    outln!(
         "median length of random games (31 per board): lowest {}, 10th percentile {}, median {}, highest {}",
         medians[0],
         percentile(10),

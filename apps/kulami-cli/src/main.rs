@@ -4,6 +4,7 @@
 
 mod board_args;
 mod layout_cmd;
+mod output;
 mod play;
 mod render;
 mod rules_cmd;
@@ -63,6 +64,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader stopped reading (`| head`): nothing is wrong, and nobody is left to tell.
+        Err(error) if output::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("kulami: {error:#}");
             ExitCode::FAILURE

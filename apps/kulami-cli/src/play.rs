@@ -1,5 +1,6 @@
 //! `kulami play`: a game in the terminal, two people at one keyboard.
 
+use crate::output::{out, outln};
 use std::io::{BufRead as _, Write as _};
 use std::sync::Arc;
 
@@ -28,49 +29,49 @@ const HELP: &str = "Type a hole such as d4 to place a marble; `undo`, `redo`, `m
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let board = Board::resolve(&args.layout)?;
     let mut game = Game::new(Arc::new(board.into_layout()), args.scoring);
-    println!("Kulami, {} scoring. {HELP}", args.scoring);
+    outln!("Kulami, {} scoring. {HELP}", args.scoring);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
         let position = game.position();
-        println!("\n{}{}", render::board(position, args.color), render::status(position));
+        outln!("\n{}{}", render::board(position, args.color), render::status(position));
         if position.is_game_over() {
             break;
         }
-        print!("{} > ", render::title(position.side_to_move()));
+        out!("{} > ", render::title(position.side_to_move()));
         std::io::stdout().flush()?;
         let Some(line) = lines.next().transpose()? else {
-            println!();
+            outln!();
             return Ok(());
         };
         match line.trim() {
             "" => {}
             "quit" | "exit" => return Ok(()),
-            "help" | "?" => println!("{HELP}"),
+            "help" | "?" => outln!("{HELP}"),
             "undo" => {
                 if game.undo().is_none() {
-                    println!("Nothing to undo.");
+                    outln!("Nothing to undo.");
                 }
             }
             "redo" => {
                 if game.redo().is_none() {
-                    println!("Nothing to redo.");
+                    outln!("Nothing to redo.");
                 }
             }
-            "moves" => println!("{}", kulami_core::notation::format_moves(game.position().moves())),
+            "moves" => outln!("{}", kulami_core::notation::format_moves(game.position().moves())),
             text => match text.parse::<Cell>() {
                 Ok(cell) => {
                     if let Err(error) = game.play(cell) {
-                        println!("Illegal: {error}.");
+                        outln!("Illegal: {error}.");
                     }
                 }
-                Err(error) => println!("{error}. {HELP}"),
+                Err(error) => outln!("{error}. {HELP}"),
             },
         }
     }
     let score = game.score();
-    println!("{score}");
-    println!(
+    outln!("{score}");
+    outln!(
         "{}",
         match score.winner {
             Winner::Draw => "The game is a draw.".to_owned(),

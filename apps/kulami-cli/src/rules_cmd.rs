@@ -1,5 +1,6 @@
 //! `show`, `legal`, `score` and `perft`: the rules on a position given by arguments.
 
+use crate::output::{out, outln};
 use std::time::Instant;
 
 use clap::Args;
@@ -60,9 +61,9 @@ pub struct PerftArgs {
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let position = args.position.position()?;
-    print!("{}", render::board(&position, args.color));
-    println!("{}", render::status(&position));
-    println!("{}", position.score(args.scoring));
+    out!("{}", render::board(&position, args.color));
+    outln!("{}", render::status(&position));
+    outln!("{}", position.score(args.scoring));
     Ok(())
 }
 
@@ -79,11 +80,11 @@ pub fn legal(args: &LegalArgs) -> anyhow::Result<()> {
     let game_over = legal.is_empty();
     if args.json {
         let to_move = (!game_over).then(|| position.side_to_move());
-        println!("{}", serde_json::to_string(&LegalJson { to_move, legal, game_over })?);
+        outln!("{}", serde_json::to_string(&LegalJson { to_move, legal, game_over })?);
     } else if game_over {
-        println!("game over");
+        outln!("game over");
     } else {
-        println!("{} to move: {}", position.side_to_move(), legal.join(" "));
+        outln!("{} to move: {}", position.side_to_move(), legal.join(" "));
     }
     Ok(())
 }
@@ -100,10 +101,10 @@ pub fn score(args: &ScoreArgs) -> anyhow::Result<()> {
     let breakdown = position.score(args.scoring);
     let game_over = position.is_game_over();
     if args.json {
-        println!("{}", serde_json::to_string(&ScoreJson { breakdown, game_over })?);
+        outln!("{}", serde_json::to_string(&ScoreJson { breakdown, game_over })?);
     } else {
-        println!("{breakdown}");
-        println!("{}", if game_over { "game over" } else { "game in progress" });
+        outln!("{breakdown}");
+        outln!("{}", if game_over { "game over" } else { "game in progress" });
     }
     Ok(())
 }
@@ -120,15 +121,15 @@ pub fn perft(args: &PerftArgs) -> anyhow::Result<()> {
     let nodes = position.perft(args.depth);
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        println!("{}", serde_json::to_string(&PerftJson { depth: args.depth, nodes })?);
+        outln!("{}", serde_json::to_string(&PerftJson { depth: args.depth, nodes })?);
     } else {
-        println!(
+        outln!(
             "depth {}: {:.3} s, {:.1} million leaves/s",
             args.depth,
             seconds,
             nodes as f64 / seconds.max(1e-9) / 1e6
         );
-        println!("{nodes}");
+        outln!("{nodes}");
     }
     Ok(())
 }

@@ -177,3 +177,58 @@ fn play_answers_illegal_input_and_finishes_a_game() {
     assert!(text.contains("Black (O) >"));
     assert!(!text.contains("winner:"));
 }
+
+#[test]
+fn layout_generate_is_reproducible_and_prints_its_seed() {
+    for shape in ["square", "irregular"] {
+        let first = stdout(&kulami(&["layout", "generate", "--seed", "12", "--shape", shape]));
+        assert!(first.starts_with(&format!("# {shape} board, seed 12\n")), "{first}");
+        assert_eq!(first, stdout(&kulami(&["layout", "generate", "--seed", "12", "--shape", shape])));
+        let one_line = stdout(&kulami(&["layout", "generate", "--seed", "12", "--shape", shape, "--one-line"]));
+        assert_eq!(one_line.trim(), first.lines().skip(1).collect::<Vec<_>>().join("/"));
+        // The printed board is a valid layout for the other commands.
+        assert_eq!(json(&["legal", "--layout", one_line.trim(), "--json"])["legal"].as_array().unwrap().len(), 64);
+    }
+    let drawn = stdout(&kulami(&["layout", "generate", "--shape", "irregular"]));
+    let seed: u64 = drawn.lines().next().unwrap().rsplit(' ').next().unwrap().parse().unwrap();
+    let again = stdout(&kulami(&["layout", "generate", "--shape", "irregular", "--seed", &seed.to_string()]));
+    assert_eq!(drawn, again, "a drawn seed recreates its board");
+    let message = fails(&["layout", "generate", "--shape", "round"], 2);
+    assert!(message.contains("round"), "{message}");
+}
+
+#[test]
+fn layout_list_and_show() {
+    let list = stdout(&kulami(&["layout", "list"]));
+    assert!(
+        list.lines().any(|line| line.starts_with("classic") && line.contains("17 tiles 64 holes 28 marbles")),
+        "{list}"
+    );
+    let shown = stdout(&kulami(&["layout", "show", "classic"]));
+    assert!(shown.starts_with("# name: classic\n"), "{shown}");
+    assert!(shown.contains("AABBCCCD\n") && shown.contains(" 8 | .   .   . |"), "{shown}");
+    fails(&["layout", "show", "nowhere"], 1);
+}
+
+#[test]
+fn layout_stats_reports_speed_variety_and_playability() {
+    let text = stdout(&kulami(&["layout", "stats", "--shape", "irregular", "--count", "40"]));
+    assert!(text.starts_with("40 irregular boards in "), "{text}");
+    assert!(text.contains("distinct boards: 40"), "{text}");
+    assert!(text.contains("boards with a single-tile row or column: 0.0%"), "{text}");
+    fails(&["layout", "stats", "--count", "0"], 1);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
+        .args(["layout", "stats", "--count", "30"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
