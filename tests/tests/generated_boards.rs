@@ -62,3 +62,18 @@ fn the_first_seeds_boards_never_change() {
     }
     insta::assert_snapshot!(text);
 }
+
+/// Curated boards that say which generator seed made them must be that seed's board.
+#[test]
+fn curated_boards_match_the_seed_they_name() {
+    let mut checked = 0;
+    for name in kulami_layouts::preset_names() {
+        let board = kulami_layouts::preset(name).unwrap();
+        let Some(seed) = board.description().and_then(|d| d.split("generator seed ").nth(1)) else { continue };
+        let seed: u64 = seed.split(')').next().unwrap().parse().unwrap();
+        let shape = if board.layout().extent() == (8, 8) { Shape::Square } else { Shape::Irregular };
+        assert_eq!(board.layout(), &generate(seed, shape), "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 19);
+}

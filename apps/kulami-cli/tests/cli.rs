@@ -107,7 +107,7 @@ fn bad_layouts_and_options_get_one_line() {
     let message = fails(&["legal", "--layout", "AAB/CCX"], 1);
     assert!(message.contains("line 1, column 3: tile 'B' is 1x1"), "{message}");
     let message = fails(&["legal", "--layout", "no-such-board"], 1);
-    assert!(message.contains("not a preset (classic), not a file"), "{message}");
+    assert!(message.contains("not a preset name, not a file"), "{message}");
     let message = fails(&["legal", "--frobnicate"], 2);
     assert!(message.contains("--frobnicate"), "{message}");
     let message = fails(&["score", "--scoring", "most"], 2);

@@ -90,12 +90,10 @@ pub enum ReadBoardError {
         error: ParseBoardError,
     },
     /// An argument that is no preset, no file, and not a valid one-line layout.
-    #[error("`{argument}` is not a preset ({presets}), not a file, and not a layout: {error}")]
+    #[error("`{argument}` is not a preset name, not a file, and not a layout: {error}")]
     NotALayout {
         /// The argument.
         argument: String,
-        /// The preset names, comma-separated.
-        presets: String,
         /// Why it is not a one-line layout.
         error: ParseLayoutError,
     },
@@ -174,11 +172,9 @@ impl Board {
         if path.is_file() {
             return Board::read(path);
         }
-        Layout::parse(argument).map(Board::from_layout).map_err(|error| ReadBoardError::NotALayout {
-            argument: argument.to_owned(),
-            presets: preset_names().collect::<Vec<_>>().join(", "),
-            error,
-        })
+        Layout::parse(argument)
+            .map(Board::from_layout)
+            .map_err(|error| ReadBoardError::NotALayout { argument: argument.to_owned(), error })
     }
 
     /// The name from the header.
@@ -220,8 +216,38 @@ impl Board {
     }
 }
 
-/// The embedded preset files, by name.
-const PRESETS: &[(&str, &str)] = &[("classic", include_str!("../layouts/classic.txt"))];
+/// Embeds `layouts/<name>.txt` for each name, so the binaries work from any folder.
+macro_rules! presets {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../layouts/", $name, ".txt")))),*]
+    };
+}
+
+/// The preset files, by name: the rulebook's board, beginner boards, then the curated ones.
+const PRESETS: &[(&str, &str)] = presets![
+    "classic",
+    "easy",
+    "medium",
+    "square-1",
+    "square-2",
+    "square-3",
+    "square-4",
+    "square-5",
+    "square-6",
+    "square-7",
+    "square-8",
+    "irregular-1",
+    "irregular-2",
+    "irregular-3",
+    "irregular-4",
+    "irregular-5",
+    "irregular-6",
+    "irregular-7",
+    "irregular-8",
+    "wide-1",
+    "wide-2",
+    "wide-3",
+];
 
 /// The names of the presets.
 pub fn preset_names() -> impl Iterator<Item = &'static str> {
@@ -249,11 +275,41 @@ mod tests {
     }
 
     #[test]
-    fn every_preset_parses_and_round_trips() {
-        for name in preset_names() {
-            let board = preset(name).unwrap();
-            assert_eq!(board.name(), Some(name));
+    fn every_preset_parses_and_round_trips_to_the_same_text() {
+        for (name, text) in PRESETS {
+            let board = Board::parse(text).unwrap();
+            assert_eq!(board.name(), Some(*name));
+            assert!(board.description().is_some_and(|d| !d.is_empty()), "{name} has no description");
+            assert_eq!(&board.to_file_text(), text, "{name} is not in canonical form");
             assert_eq!(Board::parse(&board.to_file_text()).unwrap(), board);
+        }
+    }
+
+    #[test]
+    fn every_file_in_the_layouts_folder_is_a_preset() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("layouts");
+        let mut files: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut names: Vec<&str> = preset_names().collect();
+        names.sort_unstable();
+        assert_eq!(files, names);
+    }
+
+    #[test]
+    fn the_curated_set_has_what_players_need() {
+        let boards: Vec<Board> = preset_names().map(|name| preset(name).unwrap()).collect();
+        let standard = |board: &&Board| board.layout().uses_standard_set();
+        let square = boards.iter().filter(standard).filter(|b| b.layout().extent() == (8, 8)).count();
+        let irregular = boards.iter().filter(standard).filter(|b| b.layout().extent() != (8, 8)).count();
+        let wide = boards.iter().filter(standard).filter(|b| b.layout().extent() == (8, 10)).count();
+        assert!(square >= 9 && irregular >= 8 + 3 && wide >= 3, "{square} {irregular} {wide}");
+        let small: Vec<usize> = boards.iter().filter(|b| !standard(b)).map(|b| b.layout().holes().len()).collect();
+        assert_eq!(small, [36, 48]);
+        for board in boards.iter().filter(standard) {
+            assert_eq!(crate::playability::single_tile_lines(board.layout()), 0, "{:?}", board.name());
         }
     }
 
@@ -270,7 +326,7 @@ mod tests {
         assert_eq!(Board::resolve("classic").unwrap().name(), Some("classic"));
         assert_eq!(Board::resolve("AABB").unwrap().layout().holes().len(), 4);
         let error = Board::resolve("nonsense").unwrap_err().to_string();
-        assert!(error.starts_with("`nonsense` is not a preset (classic), not a file, and not a layout"), "{error}");
+        assert!(error.starts_with("`nonsense` is not a preset name, not a file, and not a layout"), "{error}");
         let dir = std::env::temp_dir().join(format!("kulami-layouts-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("board.txt");
