@@ -1,2 +1,14 @@
-//! Search for Kulami. Levels, hints and analysis arrive with the AI work (issue 4); the crate
-//! exists now so that the workspace has its final shape.
+//! Search for Kulami: alpha-beta with an exact endgame solver, levels, hints and analysis.
+//!
+//! The search is written against [`SearchGame`] so other two-player games can reuse it;
+//! [`KulamiState`] is Kulami's implementation and [`KulamiEvaluator`] its evaluation.
+
+pub mod eval;
+pub mod game;
+pub mod kulami;
+pub mod search;
+
+pub use eval::KulamiEvaluator;
+pub use game::{Evaluator, PackedMove, SearchGame};
+pub use kulami::KulamiState;
+pub use search::{Limits, SearchResult, Searcher};

@@ -1,0 +1,58 @@
+//! Times the exact endgame solver on positions with a given number of plies left, reached by
+//! random play on random 8x8 boards: `cargo run --release -p kulami-ai --example endgames -- 16 20 24`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kulami_ai::{KulamiEvaluator, KulamiState, Limits, SearchGame, Searcher};
+use kulami_core::{Position, Scoring};
+use kulami_layouts::{Shape, generate};
+
+/// A position with `left` plies to go at most, from seed `seed`: random play until then.
+fn endgame(seed: u64, left: usize) -> Option<KulamiState> {
+    let layout = Arc::new(generate(seed, Shape::Square));
+    let mut game = KulamiState::new(Position::new(layout), Scoring::Standard);
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    while game.moves_left_at_most() > left {
+        let moves: Vec<_> = game.moves().into_iter().collect();
+        if moves.is_empty() {
+            return None;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        game.play(moves[(x % moves.len() as u64) as usize]);
+    }
+    (game.moves_left_at_most() == left && game.terminal_value().is_none()).then_some(game)
+}
+
+fn main() {
+    let lefts: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("plies left")).collect();
+    let threads = std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(1);
+    let mut searcher = Searcher::new(64, threads);
+    for left in if lefts.is_empty() { vec![16, 20, 24] } else { lefts } {
+        let mut times = Vec::new();
+        let mut nodes = 0;
+        for seed in 0.. {
+            if times.len() == 15 {
+                break;
+            }
+            let Some(game) = endgame(seed, left) else { continue };
+            searcher.clear();
+            let result =
+                searcher.search(&game, &KulamiEvaluator::default(), Limits::time(Duration::from_secs(60)), None);
+            assert!(result.exact, "not solved in a minute");
+            times.push(result.time);
+            nodes += result.nodes;
+        }
+        times.sort();
+        let total: Duration = times.iter().sum();
+        println!(
+            "{left} plies left, {} positions, {threads} thread(s): median {:.3} s, max {:.3} s, {:.1} M nodes/s",
+            times.len(),
+            times[times.len() / 2].as_secs_f64(),
+            times[times.len() - 1].as_secs_f64(),
+            nodes as f64 / total.as_secs_f64() / 1e6
+        );
+    }
+}

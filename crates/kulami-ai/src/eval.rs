@@ -1,0 +1,109 @@
+//! The evaluation of Kulami positions: a weighted sum of features that know more than the score.
+//!
+//! The weights are fitted by least squares to the final margins of self-play games
+//! (`cargo run --release -p kulami-ai --example tune` prints them), not guessed.
+
+use kulami_core::{largest_area, line_sum};
+
+use crate::game::{Evaluator, SearchGame};
+use crate::kulami::{KulamiState, POINT};
+
+/// The features, each from the side to move's point of view (mine minus the opponent's).
+pub const FEATURES: [&str; 6] = ["tiles", "secured", "leaning", "mobility", "area", "lines"];
+
+/// Feature values of a position; see [`FEATURES`].
+pub type Features = [i32; FEATURES.len()];
+
+/// Computes the features:
+/// - `tiles`: tile points as the board stands;
+/// - `secured`: points of tiles whose majority can no longer change (more of one colour than
+///   the other colour plus the empty holes);
+/// - `leaning`: for each undecided tile, its points times the lead over the holes left plus one;
+/// - `mobility`: the legal moves of the side to move (few replies is the start of being blocked);
+/// - `area`, `lines`: the Biggest Area and Lines measures, when that variant counts.
+#[must_use]
+pub fn features(state: &KulamiState) -> Features {
+    let position = state.position();
+    let me = position.side_to_move();
+    let other = me.other();
+    let layout = position.layout();
+    let occupied = position.occupied();
+    let (mut secured, mut leaning) = (0, 0);
+    for (index, tile) in layout.tiles().iter().enumerate() {
+        let holes = tile.holes() as i32;
+        let lead = position.tile_count(index, me) as i32 - position.tile_count(index, other) as i32;
+        let empty = (tile.cells() & !occupied).len() as i32;
+        if lead.abs() > empty {
+            secured += holes * lead.signum();
+        } else {
+            leaning += holes * lead * 8 / (empty + 1);
+        }
+    }
+    let tiles = position.tile_points(me) as i32 - position.tile_points(other) as i32;
+    let mobility = position.legal_moves().len() as i32;
+    let measure = |on: bool, f: fn(kulami_core::CellSet) -> usize| {
+        if on { f(position.marbles(me)) as i32 - f(position.marbles(other)) as i32 } else { 0 }
+    };
+    let area = measure(state.scoring().counts_area(), largest_area);
+    let lines = measure(state.scoring().counts_lines(), line_sum);
+    [tiles, secured, leaning, mobility, area, lines]
+}
+
+/// The evaluation: `weights · features`, in hundredths of a point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KulamiEvaluator {
+    /// One weight per feature, in hundredths of a point per unit.
+    pub weights: Features,
+}
+
+/// Weights fitted to self-play (see the module documentation).
+pub const TUNED_WEIGHTS: Features = [100, 30, 6, 5, 60, 60];
+
+impl Default for KulamiEvaluator {
+    fn default() -> KulamiEvaluator {
+        KulamiEvaluator { weights: TUNED_WEIGHTS }
+    }
+}
+
+impl KulamiEvaluator {
+    /// The evaluation of the public engine's design: the tile score and nothing else.
+    #[must_use]
+    pub fn tiles_only() -> KulamiEvaluator {
+        KulamiEvaluator { weights: [POINT, 0, 0, 0, 0, 0] }
+    }
+}
+
+impl Evaluator<KulamiState> for KulamiEvaluator {
+    fn evaluate(&self, state: &KulamiState) -> i32 {
+        if let Some(value) = state.terminal_value() {
+            return value;
+        }
+        features(state).iter().zip(self.weights).map(|(f, w)| f * w).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kulami_core::{Color, Layout, Position, Scoring};
+    use std::sync::Arc;
+
+    #[test]
+    fn features_see_secured_and_leaning_tiles() {
+        // A is 2x3, B (d1 d2), C (a3 b3) and D (c3 d3) are 1x2.
+        let layout = Arc::new(Layout::parse("AAAB/AAAB/CCDD").unwrap());
+        let moves = kulami_core::notation::parse_moves("a1 d1 d3 b3 b2 d2").unwrap();
+        let state = KulamiState::new(Position::from_moves(layout, &moves).unwrap(), Scoring::Both);
+        assert_eq!(state.position().side_to_move(), Color::Red);
+        let [tiles, secured, leaning, mobility, area, lines] = features(&state);
+        // Red holds A (6) and D (2), black B and C (2 + 2).
+        assert_eq!(tiles, 6 + 2 - 4);
+        // Only B is decided (black 2, no hole left).
+        assert_eq!(secured, -2);
+        // A: 6 * 2 * 8 / (4 + 1) = 19; C: 2 * -1 * 8 / 2 = -8; D: 2 * 1 * 8 / 2 = 8.
+        assert_eq!(leaning, 19 - 8 + 8);
+        assert_eq!(mobility, state.position().legal_moves().len() as i32);
+        // Red's largest group is 1 (a1, b2, d3 apart), black's 2 (d1 d2); no lines.
+        assert_eq!((area, lines), (1 - 2, 0));
+    }
+}

@@ -1,0 +1,347 @@
+//! One search thread: iterative deepening over a negamax principal variation search.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE};
+use super::{SearchResult, Shared};
+use crate::game::{Evaluator, PackedMove, SearchGame};
+
+/// Above any value a game can reach.
+pub(crate) const INFINITY: i32 = 1_000_000;
+/// Plies left at which the search goes straight to the exact solution after a warm-up.
+const SOLVER_REACH: usize = 26;
+/// Depth of the warm-up before solving.
+const SOLVER_WARMUP: u32 = 8;
+/// Remaining depths at or below which the table is not used.
+const TABLE_MIN_DEPTH: u32 = 3;
+/// Half the first window of the exact search around the warm-up's value.
+const ASPIRATION: i32 = 150;
+/// Nodes between looks at the clock and the shared counters.
+const CHECK_EVERY: u64 = 1024;
+/// Ordering bonuses: the table's move first, then the two killer moves.
+const TABLE_MOVE: i32 = 1 << 28;
+const KILLER: [i32; 2] = [1 << 27, 1 << 26];
+
+pub(crate) struct Worker<'a, G: SearchGame, E> {
+    shared: &'a Shared,
+    evaluator: &'a E,
+    /// 0 for the main thread; helpers search one ply deeper on odd numbers, so that the
+    /// threads fill the table with different parts of the tree (Lazy SMP).
+    id: usize,
+    unflushed_nodes: u64,
+    stopped: bool,
+    cancel: Option<&'a AtomicBool>,
+    /// Two moves per ply that last caused a cutoff there.
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Cutoff counts per side and move.
+    history: Vec<i32>,
+    /// Move lists per ply, reused to avoid allocating in the search.
+    buffers: Vec<Vec<(i32, G::Move)>>,
+}
+
+impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
+    pub(crate) fn new(shared: &'a Shared, evaluator: &'a E, id: usize) -> Self {
+        Worker {
+            shared,
+            evaluator,
+            id,
+            unflushed_nodes: 0,
+            stopped: false,
+            cancel: None,
+            killers: Vec::new(),
+            history: vec![0; 2 * G::Move::COUNT],
+            buffers: Vec::new(),
+        }
+    }
+
+    /// Iterative deepening from depth 1 to `max_depth`, until solved, stopped or out of time.
+    pub(crate) fn iterate(
+        mut self,
+        game: &mut G,
+        max_depth: u32,
+        start: Instant,
+        cancel: Option<&'a AtomicBool>,
+    ) -> SearchResult<G::Move> {
+        self.cancel = cancel;
+        let mut result = SearchResult {
+            best: game.moves().into_iter().next(),
+            value: game.terminal_value().unwrap_or(0),
+            pv: Vec::new(),
+            depth: 0,
+            exact: game.terminal_value().is_some(),
+            nodes: 0,
+            time: start.elapsed(),
+        };
+        if result.best.is_none() {
+            return result;
+        }
+        let moves_left = game.moves_left_at_most();
+        let budget = self.shared.deadline.map(|deadline| deadline.saturating_duration_since(start));
+        let mut depth = 1;
+        while depth <= max_depth {
+            let searched = (depth + u32::from(self.id % 2 == 1)).min(max_depth);
+            let outcome = if searched as usize >= moves_left {
+                self.solve(game, searched, result.value)
+            } else {
+                self.root(game, searched, -INFINITY, INFINITY)
+            };
+            let Some((value, best, complete)) = outcome else { break };
+            if complete || best != result.best.expect("set above") {
+                // A move that beat the first one counts even if the iteration did not finish.
+                result.best = Some(best);
+                result.value = value;
+                result.depth = if complete { searched } else { result.depth };
+                result.exact = complete && searched as usize >= moves_left;
+                result.pv = self.principal_variation(game, best);
+            }
+            if !complete || result.exact {
+                break;
+            }
+            self.history.iter_mut().for_each(|h| *h /= 2);
+            // Near the end, the evaluated iterations between a shallow one (for move ordering and
+            // a first guess) and the exact one cost more than the exact one: skip them.
+            depth = if moves_left <= SOLVER_REACH && depth >= SOLVER_WARMUP { moves_left as u32 } else { depth + 1 };
+            // The next iteration takes longer than all before it together: do not start one
+            // that cannot finish.
+            if budget.is_some_and(|budget| start.elapsed() * 2 > budget) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        result
+    }
+
+    /// Searches the root at `depth` with the window `(alpha, beta)`: the best value and move
+    /// found, and whether every move was searched. `None` if stopped before the first move's
+    /// value was known. The move is the first that reached the best value.
+    fn root(&mut self, game: &mut G, depth: u32, alpha: i32, beta: i32) -> Option<(i32, G::Move, bool)> {
+        let key = game.hash();
+        let table_move = self.shared.table.probe(key).map_or(NO_MOVE, |entry| entry.best);
+        let moves = self.ordered_moves(game, 0, table_move);
+        let mut best: Option<(i32, G::Move)> = None;
+        let mut floor = alpha;
+        for (index, &(_, mv)) in moves.iter().enumerate() {
+            game.play(mv);
+            let value = if index == 0 {
+                -self.negamax(game, depth - 1, -beta, -floor, 1)
+            } else {
+                let probe = -self.negamax(game, depth - 1, -floor - 1, -floor, 1);
+                if probe > floor && probe < beta && !self.stopped {
+                    -self.negamax(game, depth - 1, -beta, -probe, 1)
+                } else {
+                    probe
+                }
+            };
+            game.undo();
+            if self.stopped {
+                self.buffers[0] = moves;
+                return best.map(|(value, mv)| (value, mv, false));
+            }
+            if best.is_none_or(|(best_value, _)| value > best_value) {
+                best = Some((value, mv));
+                floor = floor.max(value);
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        self.buffers[0] = moves;
+        let (value, mv) = best.expect("the root has moves");
+        let bound = if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if depth as usize >= game.moves_left_at_most() { EXACT_DEPTH } else { depth as u8 };
+        self.shared.table.store(key, Entry { value, bound, depth: stored_depth, best: mv.pack() });
+        Some((value, mv, true))
+    }
+
+    /// The exact value, by searches in a window around `guess` that widens, doubling, toward
+    /// where the value turned out to be. The window's bounds keep the tree small, and a few
+    /// re-searches cost less than one search with an open window.
+    fn solve(&mut self, game: &mut G, depth: u32, guess: i32) -> Option<(i32, G::Move, bool)> {
+        let mut width = ASPIRATION;
+        let (mut alpha, mut beta) = (guess - width, guess + width);
+        loop {
+            let (value, mv, complete) = self.root(game, depth, alpha, beta)?;
+            if !complete {
+                return None;
+            }
+            width *= 2;
+            if value <= alpha && alpha > -INFINITY {
+                (alpha, beta) = ((value - width).max(-INFINITY), value + 1);
+            } else if value >= beta && beta < INFINITY {
+                (alpha, beta) = (value - 1, (value + width).min(INFINITY));
+            } else {
+                return Some((value, mv, true));
+            }
+        }
+    }
+
+    fn negamax(&mut self, game: &mut G, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.unflushed_nodes += 1;
+        if self.unflushed_nodes >= CHECK_EVERY {
+            self.flush_nodes();
+            if self.shared.out_of_budget() || self.cancel.is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        if let Some(value) = game.terminal_value() {
+            return value;
+        }
+        if depth == 0 {
+            return self.evaluator.evaluate(game);
+        }
+        if depth == 1 && game.moves_left_at_most() <= 1 {
+            return self.last_move(game, beta);
+        }
+        // Near the leaves a table lookup (a cache miss) costs more than searching again.
+        let use_table = depth > TABLE_MIN_DEPTH;
+        let key = if use_table { game.hash() } else { 0 };
+        let mut table_move = NO_MOVE;
+        if let Some(entry) = if use_table { self.shared.table.probe(key) } else { None } {
+            table_move = entry.best;
+            if u32::from(entry.depth) >= depth {
+                match entry.bound {
+                    Bound::Exact => return entry.value,
+                    Bound::Lower if entry.value >= beta => return entry.value,
+                    Bound::Upper if entry.value <= alpha => return entry.value,
+                    _ => {}
+                }
+            }
+        }
+        let original_alpha = alpha;
+        let moves = self.ordered_moves(game, ply, table_move);
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        for (index, &(_, mv)) in moves.iter().enumerate() {
+            game.play(mv);
+            let value = if index == 0 {
+                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            game.undo();
+            if self.stopped {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        self.reward(game, ply, mv, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if use_table {
+            let stored_depth = if depth as usize >= game.moves_left_at_most() { EXACT_DEPTH } else { depth as u8 };
+            let best = best_move.map_or(NO_MOVE, PackedMove::pack);
+            self.shared.table.store(key, Entry { value: best_value, bound, depth: stored_depth, best });
+        }
+        best_value
+    }
+
+    /// The value of a position with one move left: the best final margin after it, found without
+    /// the bookkeeping of a full node (this is where most of an exact search's nodes are).
+    fn last_move(&mut self, game: &mut G, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        for mv in game.moves() {
+            game.play(mv);
+            let value = -game.terminal_value().expect("no move is left after the last one");
+            game.undo();
+            self.unflushed_nodes += 1;
+            if value > best {
+                best = value;
+                if best >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Remembers a move that caused a cutoff: as a killer at this ply and in the history.
+    fn reward(&mut self, game: &G, ply: usize, mv: G::Move, depth: u32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let slot = (game.ply() & 1) * G::Move::COUNT + usize::from(mv.pack());
+        self.history[slot] = (self.history[slot] + (depth * depth) as i32).min(1 << 24);
+    }
+
+    /// The legal moves at `ply`, most promising first, in a reused buffer.
+    fn ordered_moves(&mut self, game: &G, ply: usize, table_move: u16) -> Vec<(i32, G::Move)> {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+            self.killers.resize(ply + 1, [None, None]);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        let side = (game.ply() & 1) * G::Move::COUNT;
+        let killers = self.killers[ply];
+        for mv in game.moves() {
+            let score = if mv.pack() == table_move {
+                TABLE_MOVE
+            } else if killers[0] == Some(mv) {
+                KILLER[0]
+            } else if killers[1] == Some(mv) {
+                KILLER[1]
+            } else {
+                self.history[side + usize::from(mv.pack())] + game.order_hint(mv)
+            };
+            moves.push((score, mv));
+        }
+        moves.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        moves
+    }
+
+    /// The best moves stored in the table from the root on, starting with `best`.
+    fn principal_variation(&self, game: &G, best: G::Move) -> Vec<G::Move> {
+        let mut line = game.clone();
+        let mut pv = vec![best];
+        line.play(best);
+        while pv.len() < 64 {
+            let Some(mv) = self.shared.table.probe(line.hash()).and_then(|entry| G::Move::unpack(entry.best)) else {
+                break;
+            };
+            if !line.moves().into_iter().any(|legal| legal == mv) {
+                break;
+            }
+            pv.push(mv);
+            line.play(mv);
+        }
+        pv
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unflushed_nodes, Ordering::Relaxed);
+        self.unflushed_nodes = 0;
+    }
+}

@@ -1,0 +1,149 @@
+//! Iterative-deepening alpha-beta (principal variation search) over any [`SearchGame`], with a
+//! shared transposition table, killer and history move ordering, time, depth and node limits, and
+//! Lazy SMP on several threads. When the depth reaches the end of the game the result is exact:
+//! the search is then the endgame solver.
+
+mod alphabeta;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{Evaluator, SearchGame};
+use alphabeta::Worker;
+use tt::TranspositionTable;
+
+/// What may end a search. With none set the search runs until the game is solved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time for the whole search.
+    pub time: Option<Duration>,
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Nodes, summed over threads. With one thread and no time limit the search is deterministic.
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// A time limit only.
+    #[must_use]
+    pub fn time(time: Duration) -> Limits {
+        Limits { time: Some(time), ..Limits::default() }
+    }
+
+    /// A depth limit only.
+    #[must_use]
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// A node limit only (deterministic on one thread).
+    #[must_use]
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best: Option<M>,
+    /// Its value for the side to move, in hundredths of a point.
+    pub value: i32,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<M>,
+    /// The last completed iteration's depth.
+    pub depth: u32,
+    /// Whether `value` is the exact final margin under best play (the game was solved).
+    pub exact: bool,
+    /// Nodes searched, over all threads.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// A searcher: a transposition table and settings, reused from move to move.
+pub struct Searcher {
+    table: Arc<TranspositionTable>,
+    threads: usize,
+}
+
+/// Time kept back from the budget for thread start-up and the reply.
+const TIME_RESERVE: Duration = Duration::from_millis(8);
+
+/// Shared by the threads of one search.
+pub(crate) struct Shared {
+    pub table: Arc<TranspositionTable>,
+    pub stop: AtomicBool,
+    pub nodes: AtomicU64,
+    pub deadline: Option<Instant>,
+    pub node_limit: Option<u64>,
+}
+
+impl Shared {
+    /// Whether the search must stop now.
+    pub(crate) fn out_of_budget(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let over = self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+            || self.node_limit.is_some_and(|limit| self.nodes.load(Ordering::Relaxed) >= limit);
+        if over {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        over
+    }
+}
+
+impl Searcher {
+    /// A searcher with a table of `table_megabytes` MiB using `threads` threads (at least one).
+    #[must_use]
+    pub fn new(table_megabytes: usize, threads: usize) -> Searcher {
+        Searcher { table: Arc::new(TranspositionTable::new(table_megabytes)), threads: threads.max(1) }
+    }
+
+    /// Forgets what earlier searches stored (for a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Searches `game` within `limits`, returning early when `cancel` is set.
+    pub fn search<G, E>(
+        &mut self,
+        game: &G,
+        evaluator: &E,
+        limits: Limits,
+        cancel: Option<&AtomicBool>,
+    ) -> SearchResult<G::Move>
+    where
+        G: SearchGame,
+        E: Evaluator<G>,
+    {
+        let start = Instant::now();
+        let shared = Shared {
+            table: Arc::clone(&self.table),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: limits.time.map(|time| start + time.saturating_sub(TIME_RESERVE)),
+            node_limit: limits.nodes,
+        };
+        let max_depth = limits.depth.unwrap_or(u32::MAX);
+        let mut result = std::thread::scope(|scope| {
+            for helper in 1..self.threads {
+                let mut game = game.clone();
+                let shared = &shared;
+                scope
+                    .spawn(move || Worker::new(shared, evaluator, helper).iterate(&mut game, max_depth, start, cancel));
+            }
+            let mut game = game.clone();
+            let result = Worker::new(&shared, evaluator, 0).iterate(&mut game, max_depth, start, cancel);
+            shared.stop.store(true, Ordering::Relaxed);
+            result
+        });
+        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.time = start.elapsed();
+        result
+    }
+}
