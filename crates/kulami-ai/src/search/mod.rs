@@ -3,7 +3,7 @@
 //! Lazy SMP on several threads. When the depth reaches the end of the game the result is exact:
 //! the search is then the endgame solver.
 
-mod alphabeta;
+pub(crate) mod alphabeta;
 pub mod tt;
 
 use std::sync::Arc;

@@ -1,0 +1,247 @@
+//! Playing strength: levels from a beginner to the full engine, and the engine that plays them.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use kulami_core::{Cell, Position, Scoring};
+use rand_pcg::Pcg64Mcg;
+use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
+
+use crate::baseline;
+use crate::eval::KulamiEvaluator;
+use crate::game::{Evaluator, SearchGame};
+use crate::kulami::{KulamiState, POINT};
+use crate::search::{Limits, SearchResult, Searcher};
+
+/// How an engine chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Level 1, a beginner: looks one move ahead at the tile score only, and often plays a
+    /// plausible but worse move (within two points of the best, chosen at random), and now and
+    /// then any legal move at all.
+    Beginner,
+    /// Level 2, a casual player: 2 plies with the full evaluation, and picks at random among
+    /// the moves within one point of the best.
+    Casual,
+    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 10 plies.
+    Club,
+    /// Level 4, an expert: 100 ms per move on one thread.
+    Expert,
+    /// Level 5, the full engine: the given time per move on every thread.
+    Master,
+    /// The reproduction of the public engine: fixed-depth schedule, tile score only.
+    Baseline,
+}
+
+impl Level {
+    /// Levels 1 to 5, weakest first.
+    pub const LADDER: [Level; 5] = [Level::Beginner, Level::Casual, Level::Club, Level::Expert, Level::Master];
+
+    /// The level's number (1 to 5), or `None` for the baseline.
+    #[must_use]
+    pub fn number(self) -> Option<usize> {
+        Level::LADDER.iter().position(|&level| level == self).map(|index| index + 1)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.number() {
+            Some(number) => write!(f, "level {number}"),
+            None => f.write_str("baseline"),
+        }
+    }
+}
+
+/// A level name that is not 1 to 5 or `baseline`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a level: expected 1 to 5 or baseline")]
+pub struct ParseLevelError(pub String);
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+    fn from_str(text: &str) -> Result<Level, ParseLevelError> {
+        let name = text.strip_prefix("level").unwrap_or(text).trim_start_matches([' ', '-', ':']);
+        match name {
+            "baseline" => Ok(Level::Baseline),
+            _ => name
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| Level::LADDER.get(i).copied())
+                .ok_or_else(|| ParseLevelError(text.to_owned())),
+        }
+    }
+}
+
+/// Settings of an [`Engine`] beyond its level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Time per move of the master level (others ignore it).
+    pub move_time: Duration,
+    /// Threads of the master level.
+    pub threads: usize,
+    /// Transposition table size.
+    pub table_megabytes: usize,
+    /// Seed of the random choices of the weaker levels.
+    pub seed: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions { move_time: Duration::from_secs(1), threads: 2, table_megabytes: 64, seed: 0 }
+    }
+}
+
+/// A player of a given level.
+///
+/// ```
+/// use std::sync::Arc;
+/// use kulami_ai::{Engine, EngineOptions, Level};
+/// use kulami_core::{Layout, Position, Scoring};
+/// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
+/// let mut engine = Engine::new(Level::Club, EngineOptions::default());
+/// let position = Position::new(layout);
+/// let choice = engine.choose(&position, Scoring::Standard, None);
+/// assert!(position.legal_moves().contains(choice.best.unwrap()));
+/// ```
+pub struct Engine {
+    level: Level,
+    options: EngineOptions,
+    searcher: Searcher,
+    evaluator: KulamiEvaluator,
+    rng: Pcg64Mcg,
+}
+
+impl Engine {
+    /// An engine of `level`.
+    #[must_use]
+    pub fn new(level: Level, options: EngineOptions) -> Engine {
+        let threads = if level == Level::Master { options.threads } else { 1 };
+        let evaluator = if matches!(level, Level::Beginner | Level::Baseline) {
+            KulamiEvaluator::tiles_only()
+        } else {
+            KulamiEvaluator::default()
+        };
+        Engine {
+            level,
+            options,
+            searcher: Searcher::new(options.table_megabytes, threads),
+            evaluator,
+            rng: Pcg64Mcg::seed_from_u64(options.seed),
+        }
+    }
+
+    /// The engine's level.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Forgets the previous game (the transposition table) and restarts the random choices.
+    pub fn new_game(&mut self) {
+        self.searcher.clear();
+        self.rng = Pcg64Mcg::seed_from_u64(self.options.seed);
+    }
+
+    /// The move to play in `position`, with the search's findings. Setting `cancel` makes the
+    /// search return at once with the best move so far.
+    pub fn choose(&mut self, position: &Position, scoring: Scoring, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
+        let state = KulamiState::new(position.clone(), scoring);
+        match self.level {
+            Level::Beginner => {
+                let mut result = self.search(&state, Limits::depth(1), cancel);
+                if self.rng.next_u64() % 8 == 0 {
+                    result.best = self.pick(&state, |_| true);
+                } else {
+                    result.best = self.pick_near_best(&state, 1, 2 * POINT);
+                }
+                result
+            }
+            Level::Casual => {
+                let mut result = self.search(&state, Limits::depth(2), cancel);
+                result.best = self.pick_near_best(&state, 2, POINT);
+                result
+            }
+            Level::Club => {
+                let depth = if state.moves_left_at_most() <= 10 { 10 } else { 4 };
+                self.search(&state, Limits::depth(depth), cancel)
+            }
+            Level::Expert => self.search(&state, Limits::time(Duration::from_millis(100)), cancel),
+            Level::Master => self.search(&state, Limits::time(self.options.move_time), cancel),
+            Level::Baseline => {
+                let mut game = state.clone();
+                let depth = baseline::scheduled_depth(game.moves_left_at_most());
+                let start = std::time::Instant::now();
+                let found = baseline::best_move(&mut game, &self.evaluator, depth);
+                SearchResult {
+                    best: found.map(|(mv, _)| mv),
+                    value: found.map_or(0, |(_, value)| value),
+                    pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
+                    depth,
+                    exact: depth as usize >= state.moves_left_at_most(),
+                    nodes: 0,
+                    time: start.elapsed(),
+                }
+            }
+        }
+    }
+
+    fn search(&mut self, state: &KulamiState, limits: Limits, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
+        self.searcher.search(state, &self.evaluator, limits, cancel)
+    }
+
+    /// A random move among those whose `depth`-ply value is within `slack` of the best.
+    fn pick_near_best(&mut self, state: &KulamiState, depth: u32, slack: i32) -> Option<Cell> {
+        let mut game = state.clone();
+        let values: Vec<(Cell, i32)> = game
+            .moves()
+            .into_iter()
+            .map(|cell| {
+                game.play(cell);
+                let value = -self.value_at_depth(&mut game, depth - 1);
+                game.undo();
+                (cell, value)
+            })
+            .collect();
+        let best = values.iter().map(|&(_, value)| value).max()?;
+        self.pick(state, |cell| values.iter().any(|&(c, value)| c == cell && value >= best - slack))
+    }
+
+    fn value_at_depth(&self, game: &mut KulamiState, depth: u32) -> i32 {
+        if let Some(value) = game.terminal_value() {
+            return value;
+        }
+        if depth == 0 {
+            return self.evaluator.evaluate(game);
+        }
+        baseline::best_move(game, &self.evaluator, depth).map_or(0, |(_, value)| value)
+    }
+
+    /// A uniformly random legal move among those `allowed`.
+    fn pick(&mut self, state: &KulamiState, allowed: impl Fn(Cell) -> bool) -> Option<Cell> {
+        let candidates: Vec<Cell> = state.moves().into_iter().filter(|&cell| allowed(cell)).collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        Some(candidates[(self.rng.next_u64() % candidates.len() as u64) as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_names_parse() {
+        assert_eq!("1".parse(), Ok(Level::Beginner));
+        assert_eq!("level5".parse(), Ok(Level::Master));
+        assert_eq!("level-3".parse(), Ok(Level::Club));
+        assert_eq!("baseline".parse(), Ok(Level::Baseline));
+        assert!("6".parse::<Level>().is_err());
+        assert!("0".parse::<Level>().is_err());
+        assert_eq!(Level::Expert.to_string(), "level 4");
+    }
+}

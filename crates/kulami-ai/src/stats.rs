@@ -1,0 +1,136 @@
+//! Match statistics: score, Elo difference with its 95% interval, and the sequential
+//! probability ratio test used by engine testers to stop a match once the answer is clear.
+
+/// Wins, draws and losses of one player against another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+/// A finished sequential test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    /// The player is at least `elo1` stronger (H1 accepted).
+    Stronger,
+    /// The player is at most `elo0` stronger (H0 accepted).
+    NotStronger,
+}
+
+/// The expected score of a player `elo` points stronger.
+#[must_use]
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference that gives the expected score `score` (±infinity at 1 and 0).
+#[must_use]
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+impl Tally {
+    /// Adds one game's result: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn add(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Games played.
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The mean points per game, 0 to 1.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// The variance of one game's points.
+    fn variance(&self) -> f64 {
+        let n = f64::from(self.games().max(1));
+        let s = self.score();
+        (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n
+    }
+
+    /// The Elo difference and its 95% confidence interval `(low, estimate, high)`, from the normal
+    /// approximation of the mean score.
+    #[must_use]
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let margin = 1.959_964 * (self.variance() / n).sqrt();
+        let s = self.score();
+        (elo_from_score(s - margin), elo_from_score(s), elo_from_score(s + margin))
+    }
+
+    /// The log-likelihood ratio of "`elo1` stronger" against "`elo0` stronger" (the normal
+    /// approximation used by fishtest and fastchess).
+    #[must_use]
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let variance = self.variance();
+        if self.games() == 0 || variance <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected_score(elo0), expected_score(elo1));
+        f64::from(self.games()) * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The test's verdict with error rates `alpha` (false "stronger") and `beta` (false "not
+    /// stronger"), or `None` while more games are needed.
+    #[must_use]
+    pub fn sprt(&self, elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Option<SprtVerdict> {
+        let llr = self.llr(elo0, elo1);
+        if llr >= ((1.0 - beta) / alpha).ln() {
+            Some(SprtVerdict::Stronger)
+        } else if llr <= (beta / (1.0 - alpha)).ln() {
+            Some(SprtVerdict::NotStronger)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!((elo_from_score(0.5)).abs() < 1e-9);
+        assert!((elo_from_score(0.75) - 190.85).abs() < 0.01);
+        assert!((expected_score(elo_from_score(0.9)) - 0.9).abs() < 1e-9);
+        let tally = Tally { wins: 60, draws: 20, losses: 20 };
+        assert!((tally.score() - 0.7).abs() < 1e-9);
+        let (low, elo, high) = tally.elo();
+        assert!(low < elo && elo < high && (elo - 147.19).abs() < 0.01, "{low} {elo} {high}");
+    }
+
+    #[test]
+    fn sprt_decides_clear_cases_only() {
+        let clear = Tally { wins: 300, draws: 50, losses: 50 };
+        assert_eq!(clear.sprt(0.0, 10.0, 0.05, 0.05), Some(SprtVerdict::Stronger));
+        let even = Tally { wins: 200, draws: 100, losses: 200 };
+        assert_eq!(even.sprt(0.0, 50.0, 0.05, 0.05), Some(SprtVerdict::NotStronger));
+        let few = Tally { wins: 3, draws: 1, losses: 2 };
+        assert_eq!(few.sprt(0.0, 10.0, 0.05, 0.05), None);
+        let mut tally = Tally::default();
+        for points in [1.0, 0.5, 0.0] {
+            tally.add(points);
+        }
+        assert_eq!(tally, Tally { wins: 1, draws: 1, losses: 1 });
+    }
+}
