@@ -3,7 +3,10 @@
 //! Machine-readable commands and their JSON follow `shared/spec/formats.md`.
 
 mod board_args;
+mod engine_cmd;
+mod external;
 mod layout_cmd;
+mod match_cmd;
 mod output;
 mod play;
 mod render;
@@ -33,6 +36,10 @@ enum Command {
     Score(rules_cmd::ScoreArgs),
     /// Count legal move sequences to a depth (perft), for testing move generators.
     Perft(rules_cmd::PerftArgs),
+    /// Speak the engine protocol on stdin and stdout, for GUIs and tournament managers.
+    Engine(engine_cmd::EngineArgs),
+    /// Play a match between two players (built-in levels or external engines).
+    Match(match_cmd::MatchArgs),
     /// Boards: list, show, generate, validate and measure them.
     #[command(subcommand)]
     Layout(layout_cmd::LayoutCommand),
@@ -61,6 +68,8 @@ fn main() -> ExitCode {
         Command::Score(args) => rules_cmd::score(&args),
         Command::Perft(args) => rules_cmd::perft(&args),
         Command::Layout(command) => layout_cmd::run(&command),
+        Command::Engine(args) => engine_cmd::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,11 +11,11 @@ macro_rules! out {
 /// `println!` that returns an `io::Error` through `?`.
 macro_rules! outln {
     () => {
-        out!("\n")
+        $crate::output::out!("\n")
     };
     ($($arg:tt)*) => {{
-        out!($($arg)*);
-        out!("\n");
+        $crate::output::out!($($arg)*);
+        $crate::output::out!("\n");
     }};
 }
 

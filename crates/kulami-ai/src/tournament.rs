@@ -1,7 +1,8 @@
 //! Matches between players: games on a list of boards, each board played twice with colours
 //! swapped, several games at a time.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use kulami_core::{Cell, Color, Layout, Position, Scoring, Winner};
@@ -120,13 +121,19 @@ pub struct MatchPlan {
 }
 
 /// Plays the match. `make_players` builds the two players (A, B) for one worker thread;
-/// `on_game` hears of each game as it ends (from any thread).
-pub fn run_match<F>(plan: &MatchPlan, make_players: F, on_game: impl Fn(&GameOutcome) + Sync) -> Vec<GameOutcome>
+/// `on_game` hears of each game as it ends (from any thread) and may stop the match by returning
+/// `ControlFlow::Break` (games under way still finish).
+pub fn run_match<F>(
+    plan: &MatchPlan,
+    make_players: F,
+    on_game: impl Fn(&GameOutcome) -> ControlFlow<()> + Sync,
+) -> Vec<GameOutcome>
 where
     F: Fn() -> Result<(Box<dyn Player>, Box<dyn Player>), PlayerError> + Sync,
 {
     let jobs = plan.boards.len() * 2;
     let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
     let outcomes = Mutex::new(Vec::with_capacity(jobs));
     std::thread::scope(|scope| {
         for _ in 0..plan.concurrency.clamp(1, jobs.max(1)) {
@@ -134,7 +141,7 @@ where
                 let mut players = make_players();
                 loop {
                     let job = next.fetch_add(1, Ordering::Relaxed);
-                    if job >= jobs {
+                    if job >= jobs || stopped.load(Ordering::Relaxed) {
                         break;
                     }
                     let (board, a_color) = (job / 2, if job % 2 == 0 { Color::Red } else { Color::Black });
@@ -156,7 +163,9 @@ where
                         _ => 0.0,
                     };
                     let outcome = GameOutcome { board, a_color, moves, totals, a_points, forfeit };
-                    on_game(&outcome);
+                    if on_game(&outcome).is_break() {
+                        stopped.store(true, Ordering::Relaxed);
+                    }
                     outcomes.lock().expect("no thread panics holding it").push(outcome);
                 }
             });
@@ -196,6 +205,7 @@ mod tests {
         let seen = AtomicUsize::new(0);
         let outcomes = run_match(&plan, make, |_| {
             seen.fetch_add(1, Ordering::Relaxed);
+            ControlFlow::Continue(())
         });
         assert_eq!(outcomes.len(), 4);
         assert_eq!(seen.load(Ordering::Relaxed), 4);
@@ -204,5 +214,7 @@ mod tests {
             assert_eq!(outcome.a_points, 1.0, "the broken player forfeits every game");
             assert!(outcome.forfeit.as_deref().unwrap().starts_with("broken"));
         }
+        let stop_after_one = run_match(&MatchPlan { concurrency: 1, ..plan }, make, |_| ControlFlow::Break(()));
+        assert_eq!(stop_after_one.len(), 1);
     }
 }

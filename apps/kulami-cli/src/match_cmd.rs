@@ -1,0 +1,244 @@
+//! `kulami match`: a tournament between two players, in the spirit of cutechess and fastchess.
+
+use std::ops::ControlFlow;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use kulami_ai::stats::{SprtVerdict, Tally};
+use kulami_ai::tournament::{GameOutcome, MatchPlan, Player, PlayerError, run_match};
+use kulami_ai::{Engine, EngineOptions, Level};
+use kulami_core::{Color, Layout, Scoring, notation::format_moves};
+use kulami_layouts::{Board, Shape};
+use serde::Serialize;
+
+use crate::external::ExternalPlayer;
+use crate::output::outln;
+
+/// Arguments of `kulami match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The first player (A): a level 1-5, `baseline`, or `cmd:<engine command line>`.
+    player_a: PlayerSpec,
+    /// The second player (B), likewise.
+    player_b: PlayerSpec,
+    /// Boards: presets, files or one-line layouts, comma-separated. Without it, random boards.
+    #[arg(long, value_delimiter = ',')]
+    boards: Vec<String>,
+    /// Number of random boards (each played twice, colours swapped).
+    #[arg(long, default_value_t = 50)]
+    random: u64,
+    /// Shape of the random boards.
+    #[arg(long, default_value = "square")]
+    shape: Shape,
+    /// First seed of the random boards.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Scoring of every game.
+    #[arg(long, default_value = "standard")]
+    scoring: Scoring,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Time per move of level 5, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Search threads of each level-5 engine.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Stop early by a sequential probability ratio test of "A is ELO0 stronger" against
+    /// "A is ELO1 stronger", e.g. `--sprt 0,20`.
+    #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',', num_args = 2)]
+    sprt: Vec<f64>,
+    /// Error rates of the test (false positive, false negative).
+    #[arg(long, default_value_t = 0.05)]
+    sprt_error: f64,
+    /// Print one JSON object with the summary and every game, instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Who plays.
+#[derive(Clone, Debug)]
+pub enum PlayerSpec {
+    /// A built-in level.
+    Builtin(Level),
+    /// Another program speaking the engine protocol.
+    External(String),
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        match text.strip_prefix("cmd:") {
+            Some(command) if !command.trim().is_empty() => Ok(PlayerSpec::External(command.trim().to_owned())),
+            Some(_) => Err("`cmd:` needs an engine command line after it".to_owned()),
+            None => text.parse().map(PlayerSpec::Builtin).map_err(|error: kulami_ai::ParseLevelError| error.to_string()),
+        }
+    }
+}
+
+impl PlayerSpec {
+    fn build(&self, options: EngineOptions, timeout: Duration) -> Result<Box<dyn Player>, PlayerError> {
+        Ok(match self {
+            PlayerSpec::Builtin(level) => Box::new(Engine::new(*level, options)),
+            PlayerSpec::External(command) => Box::new(ExternalPlayer::start(command, timeout)?),
+        })
+    }
+
+    fn name(&self) -> String {
+        match self {
+            PlayerSpec::Builtin(level) => level.to_string(),
+            PlayerSpec::External(command) => command.clone(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct GameJson {
+    board: usize,
+    a_color: Color,
+    a_points: f64,
+    red_total: usize,
+    black_total: usize,
+    moves: String,
+    forfeit: Option<String>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    player_a: String,
+    player_b: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: f64,
+    elo: f64,
+    elo_low: f64,
+    elo_high: f64,
+    sprt: Option<String>,
+    results: Vec<GameJson>,
+}
+
+fn boards(args: &MatchArgs) -> anyhow::Result<Vec<Arc<Layout>>> {
+    if args.boards.is_empty() {
+        if args.random == 0 {
+            bail!("--random must be at least 1");
+        }
+        return Ok((args.seed..args.seed.saturating_add(args.random))
+            .map(|seed| Arc::new(kulami_layouts::generate(seed, args.shape)))
+            .collect());
+    }
+    args.boards
+        .iter()
+        .map(|board| Board::resolve(board).map(|b| Arc::new(b.into_layout())).with_context(|| "--boards"))
+        .collect()
+}
+
+pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    if args.concurrency == 0 || args.movetime == 0 || args.threads == 0 {
+        bail!("--concurrency, --movetime and --threads must be at least 1");
+    }
+    let plan = MatchPlan { boards: boards(args)?, scoring: args.scoring, concurrency: args.concurrency };
+    let options = EngineOptions { move_time: Duration::from_millis(args.movetime), threads: args.threads, ..EngineOptions::default() };
+    let timeout = Duration::from_millis(args.movetime) * 10 + Duration::from_secs(10);
+    let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
+    let sprt = match args.sprt[..] {
+        [elo0, elo1] if elo0 < elo1 => Some((elo0, elo1)),
+        [_, _] => bail!("--sprt needs ELO0 below ELO1"),
+        _ => None,
+    };
+    let progress = if args.json { ProgressBar::hidden() } else { ProgressBar::new(plan.boards.len() as u64 * 2) };
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, eta {eta}]")
+            .expect("a valid template"),
+    );
+    let tally = Mutex::new(Tally::default());
+    let verdict = Mutex::new(None);
+    let outcomes = run_match(
+        &plan,
+        || Ok((args.player_a.build(options, timeout)?, args.player_b.build(options, timeout)?)),
+        |outcome: &GameOutcome| {
+            let mut tally = tally.lock().expect("not poisoned");
+            tally.add(outcome.a_points);
+            let (low, elo, high) = tally.elo();
+            progress.set_message(format!(
+                "{name_a} +{} ={} -{} against {name_b}, Elo {elo:+.0} [{low:+.0}, {high:+.0}]",
+                tally.wins, tally.draws, tally.losses
+            ));
+            progress.inc(1);
+            if let Some(forfeit) = &outcome.forfeit {
+                progress.println(format!("game on board {}: {forfeit}", outcome.board + 1));
+            }
+            if let Some((elo0, elo1)) = sprt {
+                if let Some(found) = tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error) {
+                    *verdict.lock().expect("not poisoned") = Some(found);
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    progress.finish_and_clear();
+    let mut tally = Tally::default();
+    for outcome in &outcomes {
+        tally.add(outcome.a_points);
+    }
+    let (low, elo, high) = tally.elo();
+    let verdict = verdict.into_inner().expect("not poisoned");
+    let sprt_text = sprt.map(|(elo0, elo1)| {
+        let result = match verdict {
+            Some(SprtVerdict::Stronger) => "H1 accepted: A is stronger",
+            Some(SprtVerdict::NotStronger) => "H0 accepted: A is not stronger",
+            None => "no decision yet",
+        };
+        format!("SPRT elo0 {elo0} elo1 {elo1}: LLR {:.2}, {result}", tally.llr(elo0, elo1))
+    });
+    if args.json {
+        let results = outcomes
+            .iter()
+            .map(|o| GameJson {
+                board: o.board + 1,
+                a_color: o.a_color,
+                a_points: o.a_points,
+                red_total: o.totals.0,
+                black_total: o.totals.1,
+                moves: format_moves(&o.moves),
+                forfeit: o.forfeit.clone(),
+            })
+            .collect();
+        let summary = SummaryJson {
+            player_a: name_a,
+            player_b: name_b,
+            games: tally.games(),
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            score: tally.score(),
+            elo,
+            elo_low: low,
+            elo_high: high,
+            sprt: sprt_text,
+            results,
+        };
+        outln!("{}", serde_json::to_string(&summary)?);
+    } else {
+        outln!(
+            "{name_a} vs {name_b}: {} games, +{} ={} -{}, score {:.1}%",
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score()
+        );
+        outln!("Elo difference: {elo:+.0} (95% interval {low:+.0} to {high:+.0})");
+        if let Some(text) = sprt_text {
+            outln!("{text}");
+        }
+    }
+    Ok(())
+}
