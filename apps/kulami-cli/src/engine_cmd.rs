@@ -85,7 +85,12 @@ impl Session {
     /// A session on the classic board, standard scoring, at `level`.
     pub fn new(level: Level, options: EngineOptions) -> Session {
         let layout = kulami_layouts::preset("classic").expect("the classic preset exists").into_layout();
-        Session { game: Game::new(Arc::new(layout), Scoring::Standard), engine: Engine::new(level, options), options, level }
+        Session {
+            game: Game::new(Arc::new(layout), Scoring::Standard),
+            engine: Engine::new(level, options),
+            options,
+            level,
+        }
     }
 
     /// Answers one input line; `None` for an empty line.
@@ -204,7 +209,11 @@ impl Session {
 }
 
 pub fn run(args: &EngineArgs) -> anyhow::Result<()> {
-    let options = EngineOptions { move_time: Duration::from_millis(args.movetime), threads: args.threads, ..EngineOptions::default() };
+    let options = EngineOptions {
+        move_time: Duration::from_millis(args.movetime),
+        threads: args.threads,
+        ..EngineOptions::default()
+    };
     let mut session = Session::new(args.level, options);
     let mut input = std::io::stdin().lock();
     let mut line = Vec::new();

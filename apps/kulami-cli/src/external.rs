@@ -50,7 +50,9 @@ impl ExternalPlayer {
 
     /// Sends one command and returns the reply's text, or the engine's `?` message as an error.
     fn ask(&mut self, command: &str) -> Result<String, PlayerError> {
-        writeln!(self.stdin, "{command}").and_then(|()| self.stdin.flush()).map_err(|error| self.failed(&error.to_string()))?;
+        writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|error| self.failed(&error.to_string()))?;
         let first = self.next_line()?;
         let mut text = match first.split_at_checked(1) {
             Some(("=", rest)) => rest.trim_start().to_owned(),

@@ -76,7 +76,9 @@ impl FromStr for PlayerSpec {
         match text.strip_prefix("cmd:") {
             Some(command) if !command.trim().is_empty() => Ok(PlayerSpec::External(command.trim().to_owned())),
             Some(_) => Err("`cmd:` needs an engine command line after it".to_owned()),
-            None => text.parse().map(PlayerSpec::Builtin).map_err(|error: kulami_ai::ParseLevelError| error.to_string()),
+            None => {
+                text.parse().map(PlayerSpec::Builtin).map_err(|error: kulami_ai::ParseLevelError| error.to_string())
+            }
         }
     }
 }
@@ -144,7 +146,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         bail!("--concurrency, --movetime and --threads must be at least 1");
     }
     let plan = MatchPlan { boards: boards(args)?, scoring: args.scoring, concurrency: args.concurrency };
-    let options = EngineOptions { move_time: Duration::from_millis(args.movetime), threads: args.threads, ..EngineOptions::default() };
+    let options = EngineOptions {
+        move_time: Duration::from_millis(args.movetime),
+        threads: args.threads,
+        ..EngineOptions::default()
+    };
     let timeout = Duration::from_millis(args.movetime) * 10 + Duration::from_secs(10);
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
     let sprt = match args.sprt[..] {

@@ -1,7 +1,8 @@
 //! The evaluation of Kulami positions: a weighted sum of features that know more than the score.
 //!
 //! The weights are fitted by least squares to the final margins of self-play games
-//! (`cargo run --release -p kulami-ai --example tune` prints them), not guessed.
+//! (`cargo run --release -p kulami-ai --example tune` plays the games and prints them), not
+//! guessed.
 
 use kulami_core::{largest_area, line_sum};
 
@@ -9,7 +10,7 @@ use crate::game::{Evaluator, SearchGame};
 use crate::kulami::{KulamiState, POINT};
 
 /// The features, each from the side to move's point of view (mine minus the opponent's).
-pub const FEATURES: [&str; 6] = ["tiles", "secured", "leaning", "mobility", "area", "lines"];
+pub const FEATURES: [&str; 7] = ["tiles", "secured", "leaning", "mobility", "area", "lines", "tempo"];
 
 /// Feature values of a position; see [`FEATURES`].
 pub type Features = [i32; FEATURES.len()];
@@ -18,9 +19,11 @@ pub type Features = [i32; FEATURES.len()];
 /// - `tiles`: tile points as the board stands;
 /// - `secured`: points of tiles whose majority can no longer change (more of one colour than
 ///   the other colour plus the empty holes);
-/// - `leaning`: for each undecided tile, its points times the lead over the holes left plus one;
+/// - `leaning`: for each undecided tile, its points times the lead, times 8, over the holes left
+///   plus one;
 /// - `mobility`: the legal moves of the side to move (few replies is the start of being blocked);
-/// - `area`, `lines`: the Biggest Area and Lines measures, when that variant counts.
+/// - `area`, `lines`: the Biggest Area and Lines measures, when that variant counts;
+/// - `tempo`: 1, the value of being the side to move.
 #[must_use]
 pub fn features(state: &KulamiState) -> Features {
     let position = state.position();
@@ -46,22 +49,36 @@ pub fn features(state: &KulamiState) -> Features {
     };
     let area = measure(state.scoring().counts_area(), largest_area);
     let lines = measure(state.scoring().counts_lines(), line_sum);
-    [tiles, secured, leaning, mobility, area, lines]
+    [tiles, secured, leaning, mobility, area, lines, 1]
 }
 
-/// The evaluation: `weights · features`, in hundredths of a point.
+/// How far the game has gone, 0 at the start to [`PHASES`] when every marble is placed.
+#[must_use]
+pub fn phase(state: &KulamiState) -> i32 {
+    let position = state.position();
+    let total = 2 * position.layout().marbles_per_player();
+    (position.ply() * PHASES as usize / total.max(1)) as i32
+}
+
+/// The scale of [`phase`].
+pub const PHASES: i32 = 64;
+
+/// The evaluation: features weighted by weights that slide from the opening's to the end's as
+/// the game goes on (a tapered evaluation), in hundredths of a point.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KulamiEvaluator {
-    /// One weight per feature, in hundredths of a point per unit.
-    pub weights: Features,
+    /// Weights at the start of the game, in hundredths of a point per unit of each feature.
+    pub opening: Features,
+    /// Weights when every marble is placed.
+    pub end: Features,
 }
 
-/// Weights fitted to self-play (see the module documentation).
-pub const TUNED_WEIGHTS: Features = [100, 30, 6, 5, 60, 60];
+/// Weights fitted to self-play (see the module documentation): `(opening, end)`.
+pub const TUNED_WEIGHTS: (Features, Features) = ([13, 53, 9, 0, 51, 135, 39], [37, 60, 11, 22, 105, 92, 42]);
 
 impl Default for KulamiEvaluator {
     fn default() -> KulamiEvaluator {
-        KulamiEvaluator { weights: TUNED_WEIGHTS }
+        KulamiEvaluator { opening: TUNED_WEIGHTS.0, end: TUNED_WEIGHTS.1 }
     }
 }
 
@@ -69,7 +86,8 @@ impl KulamiEvaluator {
     /// The evaluation of the public engine's design: the tile score and nothing else.
     #[must_use]
     pub fn tiles_only() -> KulamiEvaluator {
-        KulamiEvaluator { weights: [POINT, 0, 0, 0, 0, 0] }
+        let weights = [POINT, 0, 0, 0, 0, 0, 0];
+        KulamiEvaluator { opening: weights, end: weights }
     }
 }
 
@@ -78,7 +96,12 @@ impl Evaluator<KulamiState> for KulamiEvaluator {
         if let Some(value) = state.terminal_value() {
             return value;
         }
-        features(state).iter().zip(self.weights).map(|(f, w)| f * w).sum()
+        let phase = phase(state);
+        let features = features(state);
+        (0..features.len())
+            .map(|i| features[i] * (self.opening[i] * (PHASES - phase) + self.end[i] * phase))
+            .sum::<i32>()
+            / PHASES
     }
 }
 
@@ -95,7 +118,8 @@ mod tests {
         let moves = kulami_core::notation::parse_moves("a1 d1 d3 b3 b2 d2").unwrap();
         let state = KulamiState::new(Position::from_moves(layout, &moves).unwrap(), Scoring::Both);
         assert_eq!(state.position().side_to_move(), Color::Red);
-        let [tiles, secured, leaning, mobility, area, lines] = features(&state);
+        let [tiles, secured, leaning, mobility, area, lines, tempo] = features(&state);
+        assert_eq!(tempo, 1);
         // Red holds A (6) and D (2), black B and C (2 + 2).
         assert_eq!(tiles, 6 + 2 - 4);
         // Only B is decided (black 2, no hole left).

@@ -1,0 +1,114 @@
+//! Fits the evaluation's weights to self-play: plays games between casual-level engines (with the
+//! current weights) on random boards under every scoring, records each position's features and
+//! the game's final margin from the side to move's view, and solves the least-squares problem
+//! margin ≈ Σ feature × (opening weight × (1 - phase) + end weight × phase).
+//!
+//! `cargo run --release -p kulami-ai --example tune -- [games]` prints the weights to paste into
+//! `TUNED_WEIGHTS`.
+
+use std::sync::Arc;
+
+use kulami_ai::eval::{FEATURES, PHASES, features, phase};
+use kulami_ai::{Engine, EngineOptions, KulamiState, Level, SearchGame};
+use kulami_core::{Position, Scoring};
+use kulami_layouts::{Shape, generate};
+
+const WEIGHTS: usize = 2 * FEATURES.len();
+
+/// One game's samples: each position's tapered features and the final margin for its mover.
+fn play(seed: u64) -> Vec<([f64; WEIGHTS], f64)> {
+    let shape = if seed % 3 == 0 { Shape::Irregular } else { Shape::Square };
+    let scoring = Scoring::ALL[(seed % 4) as usize];
+    let layout = Arc::new(generate(seed, shape));
+    let options = EngineOptions { seed, table_megabytes: 1, ..EngineOptions::default() };
+    let mut engines =
+        [Engine::new(Level::Casual, options), Engine::new(Level::Casual, EngineOptions { seed: seed + 1, ..options })];
+    let mut position = Position::new(layout);
+    let mut samples = Vec::new();
+    while !position.is_game_over() {
+        let state = KulamiState::new(position.clone(), scoring);
+        let t = f64::from(phase(&state)) / f64::from(PHASES);
+        let f = features(&state);
+        let mut row = [0.0; WEIGHTS];
+        for i in 0..FEATURES.len() {
+            row[i] = f64::from(f[i]) * (1.0 - t);
+            row[FEATURES.len() + i] = f64::from(f[i]) * t;
+        }
+        samples.push((row, position.side_to_move()));
+        let choice = engines[position.ply() % 2].choose(&position, scoring, None);
+        position.play(choice.best.expect("a live game has a move")).expect("engines play legal moves");
+    }
+    let end = KulamiState::new(position.clone(), scoring);
+    let margin_for_mover = f64::from(end.terminal_value().expect("over"));
+    let mover_at_end = position.side_to_move();
+    samples
+        .into_iter()
+        .map(|(row, mover)| (row, if mover == mover_at_end { margin_for_mover } else { -margin_for_mover }))
+        .collect()
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (a small, well-posed system).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for column in 0..n {
+        let pivot = (column..n).max_by(|&i, &j| a[i][column].abs().total_cmp(&a[j][column].abs())).expect("rows");
+        a.swap(column, pivot);
+        b.swap(column, pivot);
+        if a[column][column].abs() < 1e-9 {
+            continue;
+        }
+        for row in column + 1..n {
+            let factor = a[row][column] / a[column][column];
+            for k in column..n {
+                a[row][k] -= factor * a[column][k];
+            }
+            b[row] -= factor * b[column];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        if a[row][row].abs() < 1e-9 {
+            continue;
+        }
+        let rest: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row][row];
+    }
+    x
+}
+
+fn main() {
+    let games: u64 = std::env::args().nth(1).map_or(400, |n| n.parse().expect("a number of games"));
+    let threads = 2;
+    let samples: Vec<([f64; WEIGHTS], f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| scope.spawn(move || (t..games).step_by(threads as usize).flat_map(play).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect()
+    });
+    // Normal equations with a little ridge, so features that never vary (a variant's measure
+    // under standard scoring) stay at 0 instead of making the system singular.
+    let mut a = vec![vec![0.0; WEIGHTS]; WEIGHTS];
+    let mut b = vec![0.0; WEIGHTS];
+    for (row, target) in &samples {
+        for i in 0..WEIGHTS {
+            b[i] += row[i] * target;
+            for j in 0..WEIGHTS {
+                a[i][j] += row[i] * row[j];
+            }
+        }
+    }
+    for (i, line) in a.iter_mut().enumerate() {
+        line[i] += 1.0;
+    }
+    let weights = solve(a, b);
+    let error: f64 = samples
+        .iter()
+        .map(|(row, target)| (row.iter().zip(&weights).map(|(x, w)| x * w).sum::<f64>() - target).powi(2))
+        .sum::<f64>()
+        / samples.len() as f64;
+    let round = |w: &[f64]| w.iter().map(|x| x.round() as i32).collect::<Vec<_>>();
+    println!("{games} games, {} positions, RMS error {:.1} points", samples.len(), error.sqrt() / 100.0);
+    println!("features: {FEATURES:?}");
+    println!("opening:  {:?}", round(&weights[..FEATURES.len()]));
+    println!("end:      {:?}", round(&weights[FEATURES.len()..]));
+}
