@@ -1,10 +1,11 @@
-//! The `--layout` and `--moves` arguments every position command takes.
+//! The arguments every position command takes: `--layout` and `--moves`, or `--record`.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::Args;
-use kulami_core::{Position, notation::parse_moves};
+use kulami_core::{Game, GameRecord, Position, Scoring, notation::parse_moves};
 use kulami_layouts::Board;
 
 /// A board and the moves played on it.
@@ -16,13 +17,47 @@ pub struct PositionArgs {
     /// The moves played so far: cell names separated by spaces or commas, e.g. "d4 d7 g7".
     #[arg(long, default_value = "", value_name = "CELLS")]
     pub moves: String,
+    /// A game record file (layout, marbles, scoring and moves) instead of --layout and --moves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["layout", "moves"])]
+    pub record: Option<PathBuf>,
 }
 
+/// Records are small; a larger file is not one.
+const MAX_RECORD_BYTES: u64 = 64 * 1024;
+
 impl PositionArgs {
-    /// The position after the moves, or an error naming the bad board or the first illegal move.
-    pub fn position(&self) -> anyhow::Result<Position> {
+    /// The position, and the record's scoring if it came from a record.
+    pub fn load(&self) -> anyhow::Result<(Position, Option<Scoring>)> {
+        if let Some(path) = &self.record {
+            let game = read_record(path)?;
+            return Ok((game.position().clone(), Some(game.scoring())));
+        }
         let board = Board::resolve(&self.layout)?;
         let moves = parse_moves(&self.moves).context("--moves")?;
-        Position::from_moves(Arc::new(board.into_layout()), &moves).context("--moves")
+        Ok((Position::from_moves(Arc::new(board.into_layout()), &moves).context("--moves")?, None))
     }
+
+    /// The position after the moves, or an error naming the bad board or the first illegal move.
+    pub fn position(&self) -> anyhow::Result<Position> {
+        Ok(self.load()?.0)
+    }
+
+    /// The position and the scoring: `scoring` if given, else the record's, else standard.
+    pub fn position_and_scoring(&self, scoring: Option<Scoring>) -> anyhow::Result<(Position, Scoring)> {
+        let (position, recorded) = self.load()?;
+        Ok((position, scoring.or(recorded).unwrap_or_default()))
+    }
+}
+
+/// Reads a game record's text form and replays it.
+pub fn read_record(path: &std::path::Path) -> anyhow::Result<Game> {
+    let size = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?.len();
+    anyhow::ensure!(
+        size <= MAX_RECORD_BYTES,
+        "{} is {size} bytes; a game record is at most {MAX_RECORD_BYTES}",
+        path.display()
+    );
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let record = GameRecord::from_text(&text).with_context(|| path.display().to_string())?;
+    Game::from_record(&record).with_context(|| path.display().to_string())
 }

@@ -95,7 +95,7 @@ impl Player for ExternalPlayer {
     }
 
     fn choose(&mut self, position: &Position, _scoring: Scoring) -> Result<Cell, PlayerError> {
-        for cell in position.moves()[self.synced..].to_vec() {
+        for &cell in &position.moves()[self.synced..] {
             self.ask(&format!("play {cell}"))?;
         }
         let answer = self.ask(&format!("genmove {}", position.side_to_move()))?;

@@ -2,6 +2,7 @@
 //!
 //! Machine-readable commands and their JSON follow `shared/spec/formats.md`.
 
+mod ai_cmd;
 mod board_args;
 mod engine_cmd;
 mod external;
@@ -38,6 +39,10 @@ enum Command {
     Perft(rules_cmd::PerftArgs),
     /// Speak the engine protocol on stdin and stdout, for GUIs and tournament managers.
     Engine(engine_cmd::EngineArgs),
+    /// Suggest the strongest moves of a position.
+    Hint(ai_cmd::HintArgs),
+    /// Review a game move by move: the evaluation after each move and the costliest ones.
+    Analyse(ai_cmd::AnalyseArgs),
     /// Play a match between two players (built-in levels or external engines).
     Match(match_cmd::MatchArgs),
     /// Boards: list, show, generate, validate and measure them.
@@ -70,6 +75,8 @@ fn main() -> ExitCode {
         Command::Layout(command) => layout_cmd::run(&command),
         Command::Engine(args) => engine_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
+        Command::Hint(args) => ai_cmd::hint(&args),
+        Command::Analyse(args) => ai_cmd::analyse_game(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -167,7 +167,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let verdict = Mutex::new(None);
     let outcomes = run_match(
         &plan,
-        || Ok((args.player_a.build(options, timeout)?, args.player_b.build(options, timeout)?)),
+        |side| if side == 0 { &args.player_a } else { &args.player_b }.build(options, timeout),
         |outcome: &GameOutcome| {
             let mut tally = tally.lock().expect("not poisoned");
             tally.add(outcome.a_points);
@@ -180,11 +180,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             if let Some(forfeit) = &outcome.forfeit {
                 progress.println(format!("game on board {}: {forfeit}", outcome.board + 1));
             }
-            if let Some((elo0, elo1)) = sprt {
-                if let Some(found) = tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error) {
-                    *verdict.lock().expect("not poisoned") = Some(found);
-                    return ControlFlow::Break(());
-                }
+            if let Some(found) = sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error))
+            {
+                *verdict.lock().expect("not poisoned") = Some(found);
+                return ControlFlow::Break(());
             }
             ControlFlow::Continue(())
         },

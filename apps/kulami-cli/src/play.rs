@@ -5,14 +5,45 @@ use std::io::{BufRead as _, Write as _};
 use std::sync::Arc;
 
 use clap::Args;
+use std::time::Duration;
+
+use kulami_ai::{Engine, EngineOptions, Level};
 use kulami_core::{Cell, Game, Scoring, Winner};
 use kulami_layouts::Board;
 
 use crate::render::{self, ColorChoice};
 
+/// Who plays a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person at the keyboard.
+    Human,
+    /// The engine at a level.
+    Engine(Level),
+}
+
+impl std::str::FromStr for Seat {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Seat, String> {
+        match text {
+            "human" => Ok(Seat::Human),
+            level => level.parse().map(Seat::Engine).map_err(|_| format!("`{text}` is not human or a level 1-5")),
+        }
+    }
+}
+
 /// Arguments of `kulami play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    /// Who plays red: `human` or a level 1-5.
+    #[arg(long, default_value = "human")]
+    red: Seat,
+    /// Who plays black: `human` or a level 1-5.
+    #[arg(long, default_value = "human")]
+    black: Seat,
+    /// The engine's thinking time per move at level 5, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
     /// A preset name, a layout file, or layout text on one line.
     #[arg(long, default_value = "classic", value_name = "PRESET|FILE|ONE-LINE")]
     layout: String,
@@ -24,11 +55,17 @@ pub struct PlayArgs {
     color: ColorChoice,
 }
 
-const HELP: &str = "Type a hole such as d4 to place a marble; `undo`, `redo`, `moves`, `help` or `quit`.";
+const HELP: &str = "Type a hole such as d4 to place a marble; `hint`, `undo`, `redo`, `moves`, `help` or `quit`.";
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.movetime > 0, "--movetime must be at least 1 ms");
     let board = Board::resolve(&args.layout)?;
     let mut game = Game::new(Arc::new(board.into_layout()), args.scoring);
+    let options = EngineOptions { move_time: Duration::from_millis(args.movetime), ..EngineOptions::default() };
+    let mut engines = [args.red, args.black].map(|seat| match seat {
+        Seat::Engine(level) => Some(Engine::new(level, options)),
+        Seat::Human => None,
+    });
     outln!("Kulami, {} scoring. {HELP}", args.scoring);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -38,7 +75,16 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         if position.is_game_over() {
             break;
         }
-        out!("{} > ", render::title(position.side_to_move()));
+        let side = position.side_to_move();
+        if let Some(engine) = &mut engines[side.index()] {
+            outln!("{}, {}, is thinking...", render::title(side), engine.level());
+            let choice = engine.choose(position, game.scoring(), None);
+            let cell = choice.best.expect("a live game has a legal move");
+            game.play(cell).expect("the engine plays legal moves");
+            outln!("{} plays {cell}.", render::title(side));
+            continue;
+        }
+        out!("{} > ", render::title(side));
         std::io::stdout().flush()?;
         let Some(line) = lines.next().transpose()? else {
             outln!();
@@ -49,8 +95,19 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             "quit" | "exit" => return Ok(()),
             "help" | "?" => outln!("{HELP}"),
             "undo" => {
-                if game.undo().is_none() {
+                // Against the engine, take back its reply too, so that it is your turn again.
+                let steps = if engines.iter().any(Option::is_some) { 2 } else { 1 };
+                if (0..steps).filter_map(|_| game.undo()).count() == 0 {
                     outln!("Nothing to undo.");
+                }
+                while engines[game.position().side_to_move().index()].is_some() && game.undo().is_some() {}
+            }
+            "hint" => {
+                let limits = kulami_ai::Limits::time(Duration::from_millis(500));
+                for (rank, hint) in
+                    kulami_ai::analysis::hints(game.position(), game.scoring(), limits, 3).iter().enumerate()
+                {
+                    outln!("{}. {} ({:+.2})", rank + 1, hint.cell, f64::from(hint.value) / 100.0);
                 }
             }
             "redo" => {

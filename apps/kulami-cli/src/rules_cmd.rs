@@ -15,9 +15,9 @@ use crate::render::{self, ColorChoice};
 pub struct ShowArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Scoring used for the score line.
-    #[arg(long, default_value = "standard")]
-    scoring: Scoring,
+    /// Scoring used for the score line (default: the record's, else standard).
+    #[arg(long)]
+    scoring: Option<Scoring>,
     /// Colour the drawing.
     #[arg(long, value_enum, default_value_t)]
     color: ColorChoice,
@@ -38,9 +38,9 @@ pub struct LegalArgs {
 pub struct ScoreArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Which bonuses count.
-    #[arg(long, default_value = "standard")]
-    scoring: Scoring,
+    /// Which bonuses count (default: the record's, else standard).
+    #[arg(long)]
+    scoring: Option<Scoring>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -60,10 +60,10 @@ pub struct PerftArgs {
 }
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
-    let position = args.position.position()?;
+    let (position, scoring) = args.position.position_and_scoring(args.scoring)?;
     out!("{}", render::board(&position, args.color));
     outln!("{}", render::status(&position));
-    outln!("{}", position.score(args.scoring));
+    outln!("{}", position.score(scoring));
     Ok(())
 }
 
@@ -97,8 +97,8 @@ struct ScoreJson {
 }
 
 pub fn score(args: &ScoreArgs) -> anyhow::Result<()> {
-    let position = args.position.position()?;
-    let breakdown = position.score(args.scoring);
+    let (position, scoring) = args.position.position_and_scoring(args.scoring)?;
+    let breakdown = position.score(scoring);
     let game_over = position.is_game_over();
     if args.json {
         outln!("{}", serde_json::to_string(&ScoreJson { breakdown, game_over })?);

@@ -232,3 +232,87 @@ fn a_closed_pipe_ends_quietly() {
     assert!(output.status.success());
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+fn with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn engine_protocol_over_stdin() {
+    let input = "name\n\nlayout AABB/CCDD/EEFF\nplay a1\ngenmove\nbogus\nfinal_score\nquit\nname\n";
+    let output = with_input(&["engine", "--level", "3"], input);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 7, "nothing after quit: {text:?}");
+    assert_eq!(replies[0], "= kulami");
+    assert_eq!(replies[1], "= ");
+    assert_eq!(replies[2], "= ");
+    let answer: kulami_core::Cell = replies[3].trim_start_matches("= ").parse().unwrap();
+    assert!(answer.row() == 0 || answer.column() == 0, "{answer} answers a1");
+    assert_eq!(replies[4], "? unknown command");
+    assert!(replies[5].starts_with("= red 2 black "), "{}", replies[5]);
+    let long = format!("{}\nname\n", "x".repeat(100_000));
+    let text = stdout(&with_input(&["engine"], &long));
+    assert_eq!(text, "? line longer than 4096 bytes\n\n= kulami\n\n");
+}
+
+#[test]
+fn match_between_levels_and_an_external_engine() {
+    let summary = json(&["match", "1", "3", "--random", "3", "--json"]);
+    assert_eq!(summary["games"], 6);
+    assert_eq!(summary["results"].as_array().unwrap().len(), 6);
+    assert_eq!(summary["results"][0]["a_color"], "red");
+    assert_eq!(summary["results"][1]["a_color"], "black");
+    let wins =
+        summary["wins"].as_u64().unwrap() + summary["draws"].as_u64().unwrap() + summary["losses"].as_u64().unwrap();
+    assert_eq!(wins, 6);
+    let engine = format!("cmd:{} engine --level 2", env!("CARGO_BIN_EXE_kulami"));
+    let summary = json(&["match", "2", &engine, "--boards", "easy,medium", "--json"]);
+    assert_eq!(summary["games"], 4);
+    assert!(summary["results"].as_array().unwrap().iter().all(|g| g["forfeit"].is_null()), "{summary}");
+    let broken = json(&["match", "2", "cmd:/no/such/engine", "--random", "1", "--json"]);
+    assert_eq!(broken["wins"], 2, "a player that cannot start forfeits");
+    assert!(broken["results"][0]["forfeit"].as_str().unwrap().contains("cannot start"));
+    fails(&["match", "2", "7"], 2);
+}
+
+#[test]
+fn hint_and_analyse() {
+    let hints = json(&["hint", "--layout", "AABB/CCDD/EEFF", "--json"]);
+    assert_eq!(hints["to_move"], "red");
+    let list = hints["hints"].as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    assert!(list.iter().all(|h| h["exact"] == true));
+    let dir = std::env::temp_dir().join(format!("kulami-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    std::fs::write(&record, "layout: AABB/CCDD/EEFF\nscoring: both\nmoves: a1 a3 c3 c1 c2 b2\n").unwrap();
+    let review = json(&["analyse", "--record", record.to_str().unwrap(), "--json"]);
+    let moves = review["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert!(moves.iter().all(|m| m["loss"].as_f64().unwrap() >= 0.0));
+    std::fs::write(&record, "layout: AABB/CCDD/EEFF\nmoves: a1 b1\n").unwrap();
+    let message = fails(&["analyse", "--record", record.to_str().unwrap()], 1);
+    assert!(message.contains("move 2 (b1)"), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn play_against_the_engine() {
+    let output = with_input(&["play", "--black", "3", "--layout", "AABB/CCDD/EEFF"], "a1\nhint\nundo\na1\nquit\n");
+    let text = stdout(&output);
+    assert!(text.contains("Black (O), level 3, is thinking..."), "{text}");
+    assert!(text.matches("Black (O) plays").count() == 2, "{text}");
+    assert!(text.contains("1. "), "a hint is shown: {text}");
+    let both_engines = with_input(&["play", "--red", "2", "--black", "1", "--layout", "easy"], "");
+    assert!(stdout(&both_engines).contains("winner:"));
+}

@@ -17,7 +17,7 @@ const WEIGHTS: usize = 2 * FEATURES.len();
 
 /// One game's samples: each position's tapered features and the final margin for its mover.
 fn play(seed: u64) -> Vec<([f64; WEIGHTS], f64)> {
-    let shape = if seed % 3 == 0 { Shape::Irregular } else { Shape::Square };
+    let shape = if seed.is_multiple_of(3) { Shape::Irregular } else { Shape::Square };
     let scoring = Scoring::ALL[(seed % 4) as usize];
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions { seed, table_megabytes: 1, ..EngineOptions::default() };
@@ -57,12 +57,14 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         if a[column][column].abs() < 1e-9 {
             continue;
         }
-        for row in column + 1..n {
-            let factor = a[row][column] / a[column][column];
-            for k in column..n {
-                a[row][k] -= factor * a[column][k];
+        let (upper, lower) = a.split_at_mut(column + 1);
+        let pivot_row = &upper[column];
+        for (offset, row) in lower.iter_mut().enumerate() {
+            let factor = row[column] / pivot_row[column];
+            for (cell, pivot) in row[column..].iter_mut().zip(&pivot_row[column..]) {
+                *cell -= factor * pivot;
             }
-            b[row] -= factor * b[column];
+            b[column + 1 + offset] -= factor * b[column];
         }
     }
     let mut x = vec![0.0; n];

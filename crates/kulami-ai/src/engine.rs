@@ -153,7 +153,7 @@ impl Engine {
         match self.level {
             Level::Beginner => {
                 let mut result = self.search(&state, Limits::depth(1), cancel);
-                if self.rng.next_u64() % 8 == 0 {
+                if self.rng.next_u64().is_multiple_of(8) {
                     result.best = self.pick(&state, |_| true);
                 } else {
                     result.best = self.pick_near_best(&state, 1, 2 * POINT);

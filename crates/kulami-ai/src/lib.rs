@@ -3,6 +3,7 @@
 //! The search is written against [`SearchGame`] so other two-player games can reuse it;
 //! [`KulamiState`] is Kulami's implementation and [`KulamiEvaluator`] its evaluation.
 
+pub mod analysis;
 pub mod baseline;
 pub mod engine;
 pub mod eval;
@@ -16,4 +17,4 @@ pub use engine::{Engine, EngineOptions, Level, ParseLevelError};
 pub use eval::KulamiEvaluator;
 pub use game::{Evaluator, PackedMove, SearchGame};
 pub use kulami::KulamiState;
-pub use search::{Limits, SearchResult, Searcher};
+pub use search::{Limits, RankedMoves, SearchResult, Searcher};

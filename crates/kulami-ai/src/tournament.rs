@@ -120,16 +120,17 @@ pub struct MatchPlan {
     pub concurrency: usize,
 }
 
-/// Plays the match. `make_players` builds the two players (A, B) for one worker thread;
+/// Plays the match. `make_player(0)` and `make_player(1)` build players A and B for one worker
+/// thread (a player that cannot be built forfeits its games);
 /// `on_game` hears of each game as it ends (from any thread) and may stop the match by returning
 /// `ControlFlow::Break` (games under way still finish).
 pub fn run_match<F>(
     plan: &MatchPlan,
-    make_players: F,
+    make_player: F,
     on_game: impl Fn(&GameOutcome) -> ControlFlow<()> + Sync,
 ) -> Vec<GameOutcome>
 where
-    F: Fn() -> Result<(Box<dyn Player>, Box<dyn Player>), PlayerError> + Sync,
+    F: Fn(usize) -> Result<Box<dyn Player>, PlayerError> + Sync,
 {
     let jobs = plan.boards.len() * 2;
     let next = AtomicUsize::new(0);
@@ -138,24 +139,32 @@ where
     std::thread::scope(|scope| {
         for _ in 0..plan.concurrency.clamp(1, jobs.max(1)) {
             scope.spawn(|| {
-                let mut players = make_players();
+                let mut players = [make_player(0), make_player(1)];
                 loop {
                     let job = next.fetch_add(1, Ordering::Relaxed);
                     if job >= jobs || stopped.load(Ordering::Relaxed) {
                         break;
                     }
-                    let (board, a_color) = (job / 2, if job % 2 == 0 { Color::Red } else { Color::Black });
+                    let (board, a_color) = (job / 2, if job.is_multiple_of(2) { Color::Red } else { Color::Black });
                     let GameResult { moves, winner, totals, forfeit } = match &mut players {
-                        Ok((a, b)) => {
+                        [Ok(a), Ok(b)] => {
                             let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
                             play_game(red.as_mut(), black.as_mut(), &plan.boards[board], plan.scoring)
                         }
-                        Err(error) => GameResult {
-                            moves: Vec::new(),
-                            winner: Winner::from(a_color.other()),
-                            totals: (0, 0),
-                            forfeit: Some(error.to_string()),
-                        },
+                        [a, b] => {
+                            let (failed, error) = match (a, b) {
+                                (Err(error), _) => (a_color, error),
+                                (_, Err(error)) => (a_color.other(), error),
+                                _ => unreachable!("both players were built"),
+                            };
+                            let forfeit = Some(format!("{failed} could not start: {error}"));
+                            GameResult {
+                                moves: Vec::new(),
+                                winner: Winner::from(failed.other()),
+                                totals: (0, 0),
+                                forfeit,
+                            }
+                        }
                     };
                     let a_points = match winner {
                         Winner::Draw => 0.5,
@@ -197,10 +206,11 @@ mod tests {
 
     #[test]
     fn a_match_plays_each_board_with_both_colours() {
-        let boards = vec![Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap()); 2];
+        let board = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
+        let boards = vec![Arc::clone(&board), board];
         let plan = MatchPlan { boards, scoring: Scoring::Standard, concurrency: 2 };
-        let make = || -> Result<(Box<dyn Player>, Box<dyn Player>), PlayerError> {
-            Ok((Box::new(Engine::new(Level::Club, EngineOptions::default())), Box::new(Broken)))
+        let make = |side: usize| -> Result<Box<dyn Player>, PlayerError> {
+            Ok(if side == 0 { Box::new(Engine::new(Level::Club, EngineOptions::default())) } else { Box::new(Broken) })
         };
         let seen = AtomicUsize::new(0);
         let outcomes = run_match(&plan, make, |_| {

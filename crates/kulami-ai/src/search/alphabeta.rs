@@ -41,6 +41,29 @@ pub(crate) struct Worker<'a, G: SearchGame, E> {
 }
 
 impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
+    /// Ranks every root move by iterative deepening until the limits end it: the last complete
+    /// depth's values, and whether they are exact.
+    pub(crate) fn rank(
+        mut self,
+        game: &mut G,
+        max_depth: u32,
+        cancel: Option<&'a AtomicBool>,
+    ) -> (Vec<(i32, G::Move)>, u32, bool) {
+        self.cancel = cancel;
+        let moves_left = game.moves_left_at_most();
+        let mut found = (Vec::new(), 0, false);
+        for depth in 1..=max_depth {
+            let Some(ranked) = self.rank_root(game, depth) else { break };
+            let exact = depth as usize >= moves_left;
+            found = (ranked, depth, exact);
+            if exact {
+                break;
+            }
+        }
+        self.flush_nodes();
+        found
+    }
+
     pub(crate) fn new(shared: &'a Shared, evaluator: &'a E, id: usize) -> Self {
         Worker {
             shared,
@@ -158,6 +181,30 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let stored_depth = if depth as usize >= game.moves_left_at_most() { EXACT_DEPTH } else { depth as u8 };
         self.shared.table.store(key, Entry { value, bound, depth: stored_depth, best: mv.pack() });
         Some((value, mv, true))
+    }
+
+    /// Every root move's value at `depth`, each searched with an open window, best first; `None`
+    /// if stopped before all were searched.
+    pub(crate) fn rank_root(&mut self, game: &mut G, depth: u32) -> Option<Vec<(i32, G::Move)>> {
+        let key = game.hash();
+        let table_move = self.shared.table.probe(key).map_or(NO_MOVE, |entry| entry.best);
+        let moves = self.ordered_moves(game, 0, table_move);
+        let mut ranked = Vec::with_capacity(moves.len());
+        for &(_, mv) in &moves {
+            game.play(mv);
+            let value = -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1);
+            game.undo();
+            if self.stopped {
+                break;
+            }
+            ranked.push((value, mv));
+        }
+        self.buffers[0] = moves;
+        if self.stopped {
+            return None;
+        }
+        ranked.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
+        Some(ranked)
     }
 
     /// The exact value, by searches in a window around `guess` that widens, doubling, toward

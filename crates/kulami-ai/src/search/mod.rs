@@ -64,6 +64,17 @@ pub struct SearchResult<M> {
     pub time: Duration,
 }
 
+/// Every legal move with its value for the side to move, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedMoves<M> {
+    /// `(move, value)` pairs, best first.
+    pub moves: Vec<(M, i32)>,
+    /// The depth of the values (0 if the limits allowed no complete ranking).
+    pub depth: u32,
+    /// Whether the values are exact final margins.
+    pub exact: bool,
+}
+
 /// A searcher: a transposition table and settings, reused from move to move.
 pub struct Searcher {
     table: Arc<TranspositionTable>,
@@ -109,6 +120,30 @@ impl Searcher {
         self.table.clear();
     }
 
+    fn shared(&self, start: Instant, limits: Limits) -> Shared {
+        Shared {
+            table: Arc::clone(&self.table),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: limits.time.map(|time| start + time.saturating_sub(TIME_RESERVE)),
+            node_limit: limits.nodes,
+        }
+    }
+
+    /// Every legal move with its value, best first, from the deepest search the limits allow
+    /// (one thread). Slower than [`Searcher::search`], which only proves the best move best.
+    pub fn rank_moves<G, E>(&mut self, game: &G, evaluator: &E, limits: Limits) -> RankedMoves<G::Move>
+    where
+        G: SearchGame,
+        E: Evaluator<G>,
+    {
+        let start = Instant::now();
+        let shared = self.shared(start, limits);
+        let (moves, depth, exact) =
+            Worker::new(&shared, evaluator, 0).rank(&mut game.clone(), limits.depth.unwrap_or(u32::MAX), None);
+        RankedMoves { moves: moves.into_iter().map(|(value, mv)| (mv, value)).collect(), depth, exact }
+    }
+
     /// Searches `game` within `limits`, returning early when `cancel` is set.
     pub fn search<G, E>(
         &mut self,
@@ -122,13 +157,7 @@ impl Searcher {
         E: Evaluator<G>,
     {
         let start = Instant::now();
-        let shared = Shared {
-            table: Arc::clone(&self.table),
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            deadline: limits.time.map(|time| start + time.saturating_sub(TIME_RESERVE)),
-            node_limit: limits.nodes,
-        };
+        let shared = self.shared(start, limits);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         let mut result = std::thread::scope(|scope| {
             for helper in 1..self.threads {
