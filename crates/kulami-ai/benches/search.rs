@@ -1,0 +1,55 @@
+//! Search and solver speed. Run with `cargo bench -p kulami-ai --bench search`; the throughput
+//! column is nodes per second.
+
+use std::sync::Arc;
+
+use divan::{Bencher, black_box, counter::ItemsCount};
+use kulami_ai::{KulamiEvaluator, KulamiState, Limits, SearchGame, Searcher};
+use kulami_core::{Position, Scoring, notation::parse_moves};
+use kulami_layouts::{Shape, generate};
+
+fn main() {
+    divan::main();
+}
+
+fn classic(moves: &str) -> KulamiState {
+    let layout = Arc::new(kulami_layouts::preset("classic").unwrap().into_layout());
+    KulamiState::new(Position::from_moves(layout, &parse_moves(moves).unwrap()).unwrap(), Scoring::Standard)
+}
+
+/// A position with `left` plies to go from seeded random play on a random 8x8 board.
+fn endgame(seed: u64, left: usize) -> KulamiState {
+    let mut game = KulamiState::new(Position::new(Arc::new(generate(seed, Shape::Square))), Scoring::Standard);
+    let mut turn = 0usize;
+    while game.moves_left_at_most() > left {
+        let moves: Vec<_> = game.moves().into_iter().collect();
+        game.play(moves[(turn * 5 + seed as usize) % moves.len()]);
+        turn += 1;
+    }
+    game
+}
+
+/// One search with a fresh table (made outside the timing), counting its nodes as the throughput.
+fn bench_search(bencher: Bencher, game: &KulamiState, limits: Limits) {
+    let evaluator = KulamiEvaluator::default();
+    let nodes = Searcher::new(TABLE_MB, 1).search(game, &evaluator, limits, None).nodes;
+    bencher.counter(ItemsCount::new(nodes)).with_inputs(|| Searcher::new(TABLE_MB, 1)).bench_local_values(
+        |mut searcher| {
+            let result = searcher.search(black_box(game), &evaluator, limits, None);
+            // Returned, so that freeing the table is not timed either.
+            (searcher, result)
+        },
+    );
+}
+
+const TABLE_MB: usize = 16;
+
+#[divan::bench(args = [6, 8])]
+fn midgame_depth(bencher: Bencher, depth: u32) {
+    bench_search(bencher, &classic("d4 d7 g7 g2 c2 c6 a6"), Limits::depth(depth));
+}
+
+#[divan::bench(args = [14, 16, 18], sample_count = 20)]
+fn solve_endgame(bencher: Bencher, left: usize) {
+    bench_search(bencher, &endgame(3, left), Limits::default());
+}
