@@ -33,6 +33,9 @@ pub enum Level {
     Master,
     /// The reproduction of the public engine: fixed-depth schedule, tile score only.
     Baseline,
+    /// Monte-Carlo tree search with random playouts for the given time per move, the method of
+    /// the other public program (not on the ladder: alpha-beta beats it, see the README).
+    Mcts,
 }
 
 impl Level {
@@ -50,6 +53,7 @@ impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.number() {
             Some(number) => write!(f, "level {number}"),
+            None if *self == Level::Mcts => f.write_str("mcts"),
             None => f.write_str("baseline"),
         }
     }
@@ -57,7 +61,7 @@ impl fmt::Display for Level {
 
 /// A level name that is not 1 to 5 or `baseline`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a level: expected 1 to 5 or baseline")]
+#[error("`{0}` is not a level: expected 1 to 5, baseline or mcts")]
 pub struct ParseLevelError(pub String);
 
 impl FromStr for Level {
@@ -66,6 +70,7 @@ impl FromStr for Level {
         let name = text.strip_prefix("level").unwrap_or(text).trim_start_matches([' ', '-', ':']);
         match name {
             "baseline" => Ok(Level::Baseline),
+            "mcts" => Ok(Level::Mcts),
             _ => name
                 .parse::<usize>()
                 .ok()
@@ -171,6 +176,19 @@ impl Engine {
             }
             Level::Expert => self.search(&state, Limits::time(Duration::from_millis(100)), cancel),
             Level::Master => self.search(&state, Limits::time(self.options.move_time), cancel),
+            Level::Mcts => {
+                let start = std::time::Instant::now();
+                let found = crate::mcts::best_move(&state, self.options.move_time, u64::MAX, &mut self.rng);
+                SearchResult {
+                    best: found.map(|(mv, _)| mv),
+                    value: 0,
+                    pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
+                    depth: 0,
+                    exact: false,
+                    nodes: found.map_or(0, |(_, playouts)| playouts),
+                    time: start.elapsed(),
+                }
+            }
             Level::Baseline => {
                 let mut game = state.clone();
                 let depth = baseline::scheduled_depth(game.moves_left_at_most());

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod kulami;
+pub mod mcts;
 pub mod search;
 pub mod stats;
 pub mod tournament;
