@@ -11,10 +11,19 @@ const HOLE: Color32 = Color32::from_rgb(74, 50, 28);
 const RED: Color32 = Color32::from_rgb(200, 30, 36);
 const BLACK: Color32 = Color32::from_rgb(28, 28, 32);
 const LEGAL: Color32 = Color32::from_rgb(120, 230, 140);
+const HINT: Color32 = Color32::from_rgb(250, 215, 90);
 const GUIDE: Color32 = Color32::from_rgba_premultiplied(60, 60, 20, 40);
 
+/// What to draw besides the position.
+pub struct View<'a> {
+    /// The row and column guides of the constraint and the dimmed forbidden tiles.
+    pub guide: bool,
+    /// Holes to mark as hints, strongest first.
+    pub hints: &'a [Cell],
+}
+
 /// Draws `position` filling the space available and returns the hole clicked this frame, if any.
-pub fn show(ui: &mut Ui, position: &Position) -> Option<Cell> {
+pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
     let layout = position.layout();
     let (rows, columns) = layout.extent();
     let available = ui.available_size();
@@ -32,7 +41,7 @@ pub fn show(ui: &mut Ui, position: &Position) -> Option<Cell> {
     painter.rect_filled(board_rect, CornerRadius::ZERO, TABLE);
 
     let legal = position.legal_moves();
-    let forbidden = forbidden_tiles(position);
+    let forbidden = if view.guide { forbidden_tiles(position) } else { CellSet::EMPTY };
     for (index, tile) in layout.tiles().iter().enumerate() {
         let rect = tile.cells().iter().map(cell_rect).reduce(|a, b| a.union(b)).expect("a tile has cells");
         let fill = tint(WOOD, position.tile_count(index, Color::Red), position.tile_count(index, Color::Black));
@@ -46,7 +55,7 @@ pub fn show(ui: &mut Ui, position: &Position) -> Option<Cell> {
             StrokeKind::Inside,
         );
     }
-    if let Some(last) = position.last_move() {
+    if let Some(last) = position.last_move().filter(|_| view.guide) {
         let row = Rect::from_min_max(
             Pos2::new(origin.x, cell_rect(last).min.y),
             Pos2::new(origin.x + board_size.x, cell_rect(last).max.y),
@@ -76,6 +85,16 @@ pub fn show(ui: &mut Ui, position: &Position) -> Option<Cell> {
         }
         if position.last_move() == Some(cell) || position.previous_own_move() == Some(cell) {
             painter.circle_stroke(center, radius * 1.2, Stroke::new(cell_size * 0.04, Color32::WHITE));
+        }
+        if let Some(rank) = view.hints.iter().position(|&hint| hint == cell) {
+            painter.circle_filled(center, radius * 0.75, HINT.gamma_multiply(1.0 - 0.25 * rank as f32));
+            painter.text(
+                center,
+                egui::Align2::CENTER_CENTER,
+                (rank + 1).to_string(),
+                egui::FontId::proportional(radius),
+                Color32::BLACK,
+            );
         }
         let response = ui.interact(rect, ui.scope_id().with(("hole", cell)), Sense::click());
         let is_legal = legal.contains(cell);

@@ -1,10 +1,13 @@
 //! The Kulami desktop game, as a library so that tests can drive it without a window.
 //!
-//! - [`state`]: the game and every change to it as an [`state::Action`]; no drawing.
+//! - [`state`]: the game, the players and every change to them as an [`state::Action`]; no
+//!   drawing, no threads.
+//! - [`background`]: the engine's moves and the hints on their own threads.
 //! - [`board_view`]: draws a position and reports the hole clicked.
-//! - [`app`]: the window that puts both together.
+//! - [`app`]: the window that puts them together.
 
 pub mod app;
+pub mod background;
 pub mod board_view;
 pub mod state;
 

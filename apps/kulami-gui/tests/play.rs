@@ -14,9 +14,11 @@ fn harness() -> Harness<'static, KulamiApp> {
     harness
 }
 
+/// Clicks and lets a few frames pass (not `run`: while the engine thinks, a spinner keeps the
+/// window repainting, so it never settles).
 fn click(harness: &mut Harness<'static, KulamiApp>, label: &str) {
     harness.get_by_label(label).click();
-    harness.run();
+    harness.run_steps(3);
 }
 
 fn label_of(node: &egui_kittest::Node<'_>) -> String {
@@ -83,4 +85,65 @@ fn a_game_played_by_clicks_reaches_its_end() {
     assert_eq!(position.moves().len(), 47, "the first-legal-hole game locks after 47 moves");
     assert_eq!(harness.query_all_by_label_contains("empty, legal").count(), 0);
     harness.get_by_label("Game over: black wins");
+}
+
+/// Steps the window until `done` holds (the engine works on another thread), for at most 10 s.
+fn wait_until(harness: &mut Harness<'static, KulamiApp>, done: impl Fn(&KulamiApp) -> bool) {
+    for _ in 0..500 {
+        harness.step();
+        if done(harness.state()) {
+            harness.run_steps(3);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("timed out waiting; moves {}", moves(harness));
+}
+
+fn choose(harness: &mut Harness<'static, KulamiApp>, combo: &str, option: &str) {
+    click(harness, combo);
+    click(harness, option);
+}
+
+#[test]
+fn the_engine_answers_without_freezing_the_window() {
+    let mut harness = harness();
+    choose(&mut harness, "Black player", "Engine, level 2");
+    click(&mut harness, "d4 empty, legal");
+    // The reply comes from another thread; the window keeps drawing meanwhile.
+    wait_until(&mut harness, |app| app.state().game().position().moves().len() == 2);
+    let reply = harness.state().state().game().position().moves()[1];
+    assert!(reply.row() == 3 || reply.column() == 3, "{reply} answers d4");
+    harness.get_by_label("Red to move");
+    // Undo goes back to the person's turn, taking back the engine's reply too.
+    click(&mut harness, "Undo");
+    assert_eq!(moves(&harness), "");
+}
+
+#[test]
+fn hints_show_three_holes() {
+    let mut harness = harness();
+    click(&mut harness, "Hints (H)");
+    click(&mut harness, "d4 empty, legal");
+    wait_until(&mut harness, |app| !app.thinking());
+    for _ in 0..200 {
+        harness.step();
+        if harness.query_by_label_contains("Hints: 1. ").is_some() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("no hints shown");
+}
+
+#[test]
+fn shuffle_deals_a_board_that_its_seed_recreates() {
+    let mut harness = harness();
+    click(&mut harness, "Irregular");
+    click(&mut harness, "Shuffle");
+    let dealt = harness.state().state().board().clone();
+    let kulami_gui::state::BoardChoice::Random { seed, .. } = dealt else { panic!("not a random board") };
+    harness.get_by_label(&format!("irregular board, seed {seed}"));
+    choose(&mut harness, "Preset", "easy");
+    assert_eq!(harness.state().state().game().position().layout().holes().len(), 36);
 }
