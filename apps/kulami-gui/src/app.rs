@@ -276,11 +276,10 @@ impl KulamiApp {
         ui.horizontal(|ui| {
             let label = ui.label("Seed");
             ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(150.0)).labelled_by(label.id);
-            let seed = self.seed_text.trim().parse::<u64>();
-            if ui.add_enabled(seed.is_ok(), egui::Button::new("Deal")).clicked() {
-                if let Ok(seed) = seed {
-                    actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.shape, seed }));
-                }
+            let seed = self.seed_text.trim().parse::<u64>().ok();
+            let deal = ui.add_enabled(seed.is_some(), egui::Button::new("Deal")).clicked();
+            if let Some(seed) = seed.filter(|_| deal) {
+                actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.shape, seed }));
             }
         });
         ui.separator();
