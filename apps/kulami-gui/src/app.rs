@@ -9,7 +9,7 @@ use kulami_ai::analysis::Hint;
 use kulami_core::{Cell, Color, Scoring, Winner};
 use kulami_layouts::Shape;
 
-use crate::background::{self, Task};
+use crate::background::{self, Status, Task};
 use crate::board_view;
 use crate::state::{Action, BoardChoice, GameState, Seat};
 
@@ -98,13 +98,13 @@ impl KulamiApp {
                 }
                 if let Some(task) = &self.engine_task {
                     match task.poll() {
-                        Ok(Some(Some(cell))) => {
+                        Status::Done(Some(cell)) => {
                             self.engine_task = None;
                             self.state.apply(Action::Place(cell));
                             self.next_engine_move = Instant::now() + self.watch_delay;
                         }
-                        Ok(Some(None)) | Err(()) => self.engine_task = None,
-                        Ok(None) => {}
+                        Status::Done(None) | Status::Lost => self.engine_task = None,
+                        Status::Working => {}
                     }
                 }
             }
@@ -118,14 +118,14 @@ impl KulamiApp {
         }
         if let Some(task) = &self.hint_task {
             match task.poll() {
-                Ok(Some(hints)) => {
+                Status::Done(hints) => {
                     if task.is_for(&position) {
                         self.hints = Some((position.moves().to_vec(), hints));
                     }
                     self.hint_task = None;
                 }
-                Err(()) => self.hint_task = None,
-                Ok(None) => {}
+                Status::Lost => self.hint_task = None,
+                Status::Working => {}
             }
         }
     }

@@ -36,15 +36,24 @@ impl<T: Send + 'static> Task<T> {
         self.moves == position.moves()
     }
 
-    /// The answer if it is ready: `Ok(Some)` done, `Ok(None)` still working, `Err` if the
-    /// thread died without answering.
-    pub fn poll(&self) -> Result<Option<T>, ()> {
+    /// Where the task is.
+    pub fn poll(&self) -> Status<T> {
         match self.receiver.try_recv() {
-            Ok(answer) => Ok(Some(answer)),
-            Err(TryRecvError::Empty) => Ok(None),
-            Err(TryRecvError::Disconnected) => Err(()),
+            Ok(answer) => Status::Done(answer),
+            Err(TryRecvError::Empty) => Status::Working,
+            Err(TryRecvError::Disconnected) => Status::Lost,
         }
     }
+}
+
+/// What [`Task::poll`] found.
+pub enum Status<T> {
+    /// Still working.
+    Working,
+    /// The answer.
+    Done(T),
+    /// The thread ended without answering.
+    Lost,
 }
 
 impl<T> Drop for Task<T> {
