@@ -31,6 +31,9 @@ fn main() {
                 }
             }
         }
-        println!("{millis} ms per move, {searches} searches on 2 threads: at most {:.1} ms over", worst.as_secs_f64() * 1000.0);
+        println!(
+            "{millis} ms per move, {searches} searches on 2 threads: at most {:.1} ms over",
+            worst.as_secs_f64() * 1000.0
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! Kulami as a [`SearchGame`]: a position, the scoring in force and a Zobrist key kept up to date.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use kulami_core::{Cell, CellSet, Color, FRAME_CELLS, Layout, MAX_TILES, Position, Scoring};
+use kulami_core::{Cell, CellSet, Color, FRAME_CELLS, MAX_TILES, Position, Scoring};
 
 use crate::game::SearchGame;
 
@@ -56,12 +56,6 @@ impl KulamiState {
             .flat_map(|&color| position.marbles(color).iter().map(move |cell| keys.marble[color.index()][cell.index()]))
             .fold(0, |key, k| key ^ k);
         KulamiState { position, scoring, marble_key }
-    }
-
-    /// A new game on `layout`.
-    #[must_use]
-    pub fn start(layout: Arc<Layout>, scoring: Scoring) -> KulamiState {
-        KulamiState::new(Position::new(layout), scoring)
     }
 
     /// The position.
@@ -174,6 +168,8 @@ const ORDER_SCALE: i32 = 64;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kulami_core::Layout;
+    use std::sync::Arc;
 
     fn state(moves: &str) -> KulamiState {
         let layout =
