@@ -11,6 +11,7 @@ use kulami_layouts::Shape;
 
 use crate::background::{self, Status, Task};
 use crate::board_view;
+use crate::saved::{self, Saved};
 use crate::state::{Action, BoardChoice, GameState, Seat};
 
 /// The Kulami desktop app.
@@ -48,6 +49,23 @@ impl Default for KulamiApp {
 }
 
 impl KulamiApp {
+    /// The app as it was left last time, if eframe kept it; a new game (with a message saying
+    /// why) if what was kept cannot be read.
+    #[must_use]
+    pub fn new(storage: Option<&dyn eframe::Storage>) -> KulamiApp {
+        let mut app = KulamiApp::default();
+        let Some(text) = storage.and_then(|storage| storage.get_string(saved::KEY)) else { return app };
+        match Saved::parse(&text).and_then(|saved| Ok((saved.restore()?, saved))) {
+            Ok((state, saved)) => {
+                app.state = state;
+                app.move_time = Duration::from_millis(saved.move_time_ms.clamp(100, 10_000));
+                app.watch_delay = Duration::from_millis(saved.watch_delay_ms.min(3_000));
+            }
+            Err(message) => app.state.tell(format!("{message}; a new game was started.")),
+        }
+        app
+    }
+
     /// The game state, for tests.
     #[must_use]
     pub fn state(&self) -> &GameState {
@@ -311,6 +329,11 @@ impl KulamiApp {
 impl eframe::App for KulamiApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        let saved = Saved::capture(&self.state, self.move_time.as_millis() as u64, self.watch_delay.as_millis() as u64);
+        storage.set_string(saved::KEY, saved.to_text());
     }
 }
 

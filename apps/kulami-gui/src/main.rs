@@ -8,5 +8,9 @@ fn main() -> eframe::Result {
             .with_min_inner_size([520.0, 400.0]),
         ..Default::default()
     };
-    eframe::run_native("Kulami", options, Box::new(|_creation| Ok(Box::new(kulami_gui::KulamiApp::default()))))
+    eframe::run_native(
+        "Kulami",
+        options,
+        Box::new(|creation| Ok(Box::new(kulami_gui::KulamiApp::new(creation.storage)))),
+    )
 }

@@ -79,6 +79,7 @@ pub enum Action {
 }
 
 /// The game in the window, its board and the players.
+#[derive(Debug)]
 pub struct GameState {
     board: BoardChoice,
     game: Game,
@@ -110,6 +111,17 @@ impl GameState {
             paused: false,
             message: None,
         }
+    }
+
+    /// A state from its parts (a saved game).
+    #[must_use]
+    pub fn restore(board: BoardChoice, game: Game, seats: [Seat; 2], hints: bool, guide: bool) -> GameState {
+        GameState { board, game, seats, hints, guide, paused: false, message: None }
+    }
+
+    /// Shows `message` until the next action.
+    pub fn tell(&mut self, message: String) {
+        self.message = Some(message);
     }
 
     /// The game.
