@@ -86,7 +86,8 @@ impl KulamiApp {
         });
         let hint_cells: Vec<Cell> = self.current_hints().iter().map(|hint| hint.cell).collect();
         egui::CentralPanel::default().show(ui, |ui| {
-            let view = board_view::View { guide: self.state.guide(), hints: &hint_cells };
+            let summary = self.state.game().position().is_game_over();
+            let view = board_view::View { guide: self.state.guide() && !summary, hints: &hint_cells, summary };
             let clicked = board_view::show(ui, self.state.game().position(), &view);
             if let Some(cell) = clicked.filter(|_| self.state.human_to_move()) {
                 actions.push(Action::Place(cell));
@@ -171,6 +172,17 @@ impl KulamiApp {
                 winner => format!("Game over: {winner} wins"),
             };
             ui.label(RichText::new(verdict).strong().size(18.0));
+            let (mut red, mut black) = (0, 0);
+            for index in 0..position.layout().tiles().len() {
+                match position.tile_count(index, Color::Red).cmp(&position.tile_count(index, Color::Black)) {
+                    std::cmp::Ordering::Greater => red += 1,
+                    std::cmp::Ordering::Less => black += 1,
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
+            let tied = position.layout().tiles().len() - red - black;
+            ui.label(format!("Tiles won: red {red}, black {black}, tied {tied}"));
+            ui.label("The board shows each side's largest area and lines.");
         } else {
             let side = position.side_to_move();
             ui.label(RichText::new(format!("{} to move", title(side))).strong().size(18.0));

@@ -20,6 +20,8 @@ pub struct View<'a> {
     pub guide: bool,
     /// Holes to mark as hints, strongest first.
     pub hints: &'a [Cell],
+    /// Draw the largest groups and the lines (the end-of-game summary).
+    pub summary: bool,
 }
 
 /// Draws `position` filling the space available and returns the hole clicked this frame, if any.
@@ -68,6 +70,10 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
         painter.rect_filled(column, CornerRadius::ZERO, GUIDE);
     }
 
+    if view.summary {
+        draw_summary(&painter, position, cell_size, &cell_rect);
+    }
+
     let mut clicked = None;
     for cell in layout.holes() {
         let rect = cell_rect(cell);
@@ -105,6 +111,33 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
         }
     }
     clicked
+}
+
+/// Outlines each colour's largest group and strokes its lines of five or more.
+fn draw_summary(painter: &egui::Painter, position: &Position, cell_size: f32, cell_rect: &impl Fn(Cell) -> Rect) {
+    for color in Color::BOTH {
+        let marbles = position.marbles(color);
+        let tint = match color {
+            Color::Red => Color32::from_rgba_unmultiplied(255, 90, 80, 110),
+            Color::Black => Color32::from_rgba_unmultiplied(40, 40, 60, 130),
+        };
+        for cell in kulami_core::largest_group(marbles) {
+            painter.rect_filled(
+                cell_rect(cell).shrink(cell_size * 0.08),
+                CornerRadius::same((cell_size * 0.2) as u8),
+                tint,
+            );
+        }
+        let stroke = Stroke::new(cell_size * 0.12, tint.gamma_multiply(1.6));
+        for (direction, cells) in kulami_core::Direction::LINES.into_iter().zip(kulami_core::line_cells(marbles)) {
+            for cell in cells {
+                let next = CellSet::from_cell(cell).shift(direction) & cells;
+                if let Some(next) = next.first() {
+                    painter.line_segment([cell_rect(cell).center(), cell_rect(next).center()], stroke);
+                }
+            }
+        }
+    }
 }
 
 /// The accessible name of a hole: its cell, then what is in it, e.g. `d4 red` or `d4 empty, legal`.

@@ -86,6 +86,18 @@ fn a_game_played_by_clicks_reaches_its_end() {
     assert_eq!(position.moves().len(), 47, "the first-legal-hole game locks after 47 moves");
     assert_eq!(harness.query_all_by_label_contains("empty, legal").count(), 0);
     harness.get_by_label("Game over: black wins");
+    let tiles = position.layout().tiles().len();
+    let red = (0..tiles)
+        .filter(|&t| {
+            position.tile_count(t, kulami_core::Color::Red) > position.tile_count(t, kulami_core::Color::Black)
+        })
+        .count();
+    let black = (0..tiles)
+        .filter(|&t| {
+            position.tile_count(t, kulami_core::Color::Black) > position.tile_count(t, kulami_core::Color::Red)
+        })
+        .count();
+    harness.get_by_label(&format!("Tiles won: red {red}, black {black}, tied {}", tiles - red - black));
 }
 
 /// Steps the window until `done` holds (the engine works on another thread), for at most 10 s.

@@ -43,4 +43,6 @@ pub use layout::{
     STANDARD_MARBLES_PER_PLAYER, TextPosition, Tile, TileShape,
 };
 pub use position::{Color, MoveError, Position, ReplayError};
-pub use score::{ParseScoringError, PlayerScore, ScoreBreakdown, Scoring, Winner, largest_area, line_sum};
+pub use score::{
+    ParseScoringError, PlayerScore, ScoreBreakdown, Scoring, Winner, largest_area, largest_group, line_cells, line_sum,
+};

@@ -164,43 +164,55 @@ impl fmt::Display for ScoreBreakdown {
     }
 }
 
-/// The size of the largest group of `marbles` connected through shared edges.
+/// The largest group of `marbles` connected through shared edges (the first found, if several
+/// are as large).
 #[must_use]
-pub fn largest_area(marbles: CellSet) -> usize {
+pub fn largest_group(marbles: CellSet) -> CellSet {
     let mut unvisited = marbles;
-    let mut largest = 0;
+    let mut largest = CellSet::EMPTY;
     while let Some(start) = unvisited.first() {
         let group = CellSet::from_cell(start).flood_fill(unvisited);
-        largest = largest.max(group.len());
+        if group.len() > largest.len() {
+            largest = group;
+        }
         unvisited &= !group;
     }
     largest
+}
+
+/// The size of the largest group of `marbles` connected through shared edges.
+#[must_use]
+pub fn largest_area(marbles: CellSet) -> usize {
+    largest_group(marbles).len()
+}
+
+/// For each of [`Direction::LINES`], the cells of `marbles` in runs of five or more that way.
+#[must_use]
+pub fn line_cells(marbles: CellSet) -> [CellSet; 4] {
+    Direction::LINES.map(|direction| {
+        // Cells that start a run of at least five in this direction...
+        let mut starts = marbles;
+        let mut ahead = marbles;
+        for _ in 1..5 {
+            ahead = ahead.shift_back(direction);
+            starts &= ahead;
+        }
+        // ...and the four cells after each start: together, every cell of such a run.
+        let mut covered = starts;
+        let mut step = starts;
+        for _ in 1..5 {
+            step = step.shift(direction);
+            covered |= step;
+        }
+        covered
+    })
 }
 
 /// The sum of the lengths of every maximal run of five or more consecutive `marbles`, in each
 /// of the four line directions.
 #[must_use]
 pub fn line_sum(marbles: CellSet) -> usize {
-    Direction::LINES
-        .into_iter()
-        .map(|direction| {
-            // Cells that start a run of at least five in this direction...
-            let mut starts = marbles;
-            let mut ahead = marbles;
-            for _ in 1..5 {
-                ahead = ahead.shift_back(direction);
-                starts &= ahead;
-            }
-            // ...and the four cells after each start: together, every cell of such a run.
-            let mut covered = starts;
-            let mut step = starts;
-            for _ in 1..5 {
-                step = step.shift(direction);
-                covered |= step;
-            }
-            covered.len()
-        })
-        .sum()
+    line_cells(marbles).iter().map(|cells| cells.len()).sum()
 }
 
 /// The bonus the player with the larger measure gets: the difference, or 0 for equal measures.
@@ -302,6 +314,16 @@ mod tests {
     fn runs_do_not_wrap_around_the_frame_edge() {
         assert_eq!(line_sum(cells("h1 i1 j1 a2 b2")), 0);
         assert_eq!(line_sum(cells("i1 j2 a3 b4 c5")), 0);
+    }
+
+    #[test]
+    fn groups_and_line_cells_are_the_cells_behind_the_measures() {
+        assert_eq!(largest_group(cells("a1 a2 b2 d4 d5")), cells("a1 a2 b2"));
+        let cross = cells("a3 b3 c3 d3 e3 c1 c2 c4 c5");
+        let [east, south, south_east, south_west] = line_cells(cross);
+        assert_eq!(east, cells("a3 b3 c3 d3 e3"));
+        assert_eq!(south, cells("c1 c2 c3 c4 c5"));
+        assert!(south_east.is_empty() && south_west.is_empty());
     }
 
     #[test]
