@@ -30,6 +30,8 @@ pub struct KulamiApp {
     /// The seed field of the shuffle controls.
     seed_text: String,
     shape: Shape,
+    /// Whether the rules window is open.
+    rules_open: bool,
 }
 
 impl Default for KulamiApp {
@@ -44,6 +46,7 @@ impl Default for KulamiApp {
             next_engine_move: Instant::now(),
             seed_text: String::new(),
             shape: Shape::Square,
+            rules_open: false,
         }
     }
 }
@@ -81,6 +84,10 @@ impl KulamiApp {
     /// Draws one frame and applies what the player did in it.
     pub fn show(&mut self, ui: &mut Ui) {
         let mut actions = shortcuts(ui, &self.state);
+        egui::Window::new("How to play")
+            .open(&mut self.rules_open)
+            .default_width(420.0)
+            .show(ui.ctx(), crate::rules_view::show);
         egui::Panel::right("side").min_size(280.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui, &mut actions));
         });
@@ -161,8 +168,13 @@ impl KulamiApp {
         let state = &self.state;
         let game = state.game();
         let position = game.position();
-        ui.heading("Kulami");
-        ui.label(state.board().describe());
+        ui.horizontal(|ui| {
+            ui.heading("Kulami");
+            if ui.button("How to play").clicked() {
+                self.rules_open = true;
+            }
+        });
+        ui.label(self.state.board().describe());
         ui.separator();
 
         let score = game.score();

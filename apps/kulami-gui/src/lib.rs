@@ -4,12 +4,14 @@
 //!   drawing, no threads.
 //! - [`background`]: the engine's moves and the hints on their own threads.
 //! - [`board_view`]: draws a position and reports the hole clicked.
+//! - [`rules_view`]: how to play, with small example boards.
 //! - [`saved`]: the game and settings kept between runs.
 //! - [`app`]: the window that puts them together.
 
 pub mod app;
 pub mod background;
 pub mod board_view;
+pub mod rules_view;
 pub mod saved;
 pub mod state;
 

@@ -194,3 +194,12 @@ fn the_game_in_progress_survives_a_restart_and_damage_is_reported() {
     assert!(fresh.state().message().unwrap().starts_with("the saved game could not be read"));
     assert!(KulamiApp::new(None).state().message().is_none());
 }
+
+#[test]
+fn how_to_play_opens_with_example_boards() {
+    let mut harness = harness();
+    click(&mut harness, "How to play");
+    harness.get_by_label_contains("you must play in the same row or column");
+    // The example boards are drawn too: their holes have labels like the game's.
+    assert!(harness.query_all_by_label("c2 red").count() >= 2);
+}
