@@ -36,17 +36,6 @@ fn picture(ui: &mut Ui, position: &Position, id: &str) {
     });
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_examples_are_legal_games() {
-        let examples = super::examples();
-        assert!(examples.reply.legal_moves().len() > 3);
-        assert_eq!(examples.own_tile.moves().len(), 3);
-        assert!(!examples.scoring.is_game_over());
-    }
-}
-
 /// The rules window's contents.
 pub fn show(ui: &mut Ui) {
     let examples = examples();
@@ -83,4 +72,15 @@ pub fn show(ui: &mut Ui) {
              its length; the player with the larger sum scores the difference.",
         );
     });
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_examples_are_legal_games() {
+        let examples = super::examples();
+        assert!(examples.reply.legal_moves().len() > 3);
+        assert_eq!(examples.own_tile.moves().len(), 3);
+        assert!(!examples.scoring.is_game_over());
+    }
 }
