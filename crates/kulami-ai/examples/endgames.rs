@@ -39,9 +39,8 @@ fn main() {
             }
             let Some(game) = endgame(seed, left) else { continue };
             searcher.clear();
-            let result =
-                searcher.search(&game, &KulamiEvaluator::default(), Limits::time(Duration::from_secs(60)), None);
-            assert!(result.exact, "not solved in a minute");
+            let result = searcher.search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+            assert!(result.exact, "an unlimited search ends solved");
             times.push(result.time);
             nodes += result.nodes;
         }

@@ -9,8 +9,11 @@ use crate::game::{Evaluator, PackedMove, SearchGame};
 
 /// Above any value a game can reach.
 pub(crate) const INFINITY: i32 = 1_000_000;
-/// Plies left at which the search goes straight to the exact solution after a warm-up.
-const SOLVER_REACH: usize = 26;
+/// Plies left at which the search goes straight to the exact solution after a warm-up: with a
+/// time limit only where the solution nearly always takes well under a second (an unfinished
+/// solution leaves just the warm-up's shallow move), without one wherever it is feasible at all.
+const SOLVER_REACH: usize = 20;
+const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
 const SOLVER_WARMUP: u32 = 8;
 /// Remaining depths at or below which the table is not used.
@@ -124,7 +127,8 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             self.history.iter_mut().for_each(|h| *h /= 2);
             // Near the end, the evaluated iterations between a shallow one (for move ordering and
             // a first guess) and the exact one cost more than the exact one: skip them.
-            depth = if moves_left <= SOLVER_REACH && depth >= SOLVER_WARMUP { moves_left as u32 } else { depth + 1 };
+            let reach = if budget.is_some() { SOLVER_REACH } else { SOLVER_REACH_UNTIMED };
+            depth = if moves_left <= reach && depth >= SOLVER_WARMUP { moves_left as u32 } else { depth + 1 };
             // The next iteration takes longer than all before it together: do not start one
             // that cannot finish.
             if budget.is_some_and(|budget| start.elapsed() * 2 > budget) {
