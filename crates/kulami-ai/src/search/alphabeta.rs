@@ -250,7 +250,8 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         if depth == 0 {
             return self.evaluator.evaluate(game);
         }
-        if depth == 1 && game.moves_left_at_most() <= 1 {
+        let moves_left = game.moves_left_at_most();
+        if depth == 1 && moves_left <= 1 {
             return self.last_move(game, beta);
         }
         // Near the leaves a table lookup (a cache miss) costs more than searching again.
@@ -310,7 +311,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             Bound::Upper
         };
         if use_table {
-            let stored_depth = if depth as usize >= game.moves_left_at_most() { EXACT_DEPTH } else { depth as u8 };
+            let stored_depth = if depth as usize >= moves_left { EXACT_DEPTH } else { depth as u8 };
             let best = best_move.map_or(NO_MOVE, PackedMove::pack);
             self.shared.table.store(key, Entry { value: best_value, bound, depth: stored_depth, best });
         }
