@@ -34,7 +34,7 @@ pub enum Level {
     /// The reproduction of the public engine: fixed-depth schedule, tile score only.
     Baseline,
     /// Monte-Carlo tree search with random playouts for the given time per move, the method of
-    /// the other public program (not on the ladder: alpha-beta beats it, see the README).
+    /// the other public program. Not on the ladder yet, though it beats level 5 (see the README).
     Mcts,
 }
 
