@@ -149,18 +149,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let mut best: Option<(i32, G::Move)> = None;
         let mut floor = alpha;
         for (index, &(_, mv)) in moves.iter().enumerate() {
-            game.play(mv);
-            let value = if index == 0 {
-                -self.negamax(game, depth - 1, -beta, -floor, 1)
-            } else {
-                let probe = -self.negamax(game, depth - 1, -floor - 1, -floor, 1);
-                if probe > floor && probe < beta && !self.stopped {
-                    -self.negamax(game, depth - 1, -beta, -probe, 1)
-                } else {
-                    probe
-                }
-            };
-            game.undo();
+            let value = self.search_child(game, mv, index == 0, depth, floor, beta, 0);
             if self.stopped {
                 self.buffers[0] = moves;
                 return best.map(|(value, mv)| (value, mv, false));
@@ -175,15 +164,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         self.buffers[0] = moves;
         let (value, mv) = best.expect("the root has moves");
-        let bound = if value >= beta {
-            Bound::Lower
-        } else if value > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_depth = if depth as usize >= game.moves_left_at_most() { EXACT_DEPTH } else { depth as u8 };
-        self.shared.table.store(key, Entry { value, bound, depth: stored_depth, best: mv.pack() });
+        self.store(key, value, (alpha, beta), depth, game.moves_left_at_most(), mv.pack());
         Some((value, mv, true))
     }
 
@@ -274,18 +255,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
         for (index, &(_, mv)) in moves.iter().enumerate() {
-            game.play(mv);
-            let value = if index == 0 {
-                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
-                if probe > alpha && probe < beta && !self.stopped {
-                    -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    probe
-                }
-            };
-            game.undo();
+            let value = self.search_child(game, mv, index == 0, depth, alpha, beta, ply);
             if self.stopped {
                 self.buffers[ply] = moves;
                 return 0;
@@ -303,19 +273,54 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
         self.buffers[ply] = moves;
-        let bound = if best_value >= beta {
+        if use_table {
+            let best = best_move.map_or(NO_MOVE, PackedMove::pack);
+            self.store(key, best_value, (original_alpha, beta), depth, moves_left, best);
+        }
+        best_value
+    }
+
+    /// The value of `mv` for the side to move, searched to `depth - 1` below it: with the full
+    /// window for the first move, else a null window first and a re-search only if it lands
+    /// inside `(alpha, beta)` (principal variation search).
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        first: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        game.play(mv);
+        let value = if first {
+            -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if probe > alpha && probe < beta && !self.stopped {
+                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                probe
+            }
+        };
+        game.undo();
+        value
+    }
+
+    /// Stores a node's result; its bound follows from the window `(alpha, beta)` it was searched
+    /// in, and a search that reached the end of the game is exact at any depth.
+    fn store(&self, key: u64, value: i32, (alpha, beta): (i32, i32), depth: u32, moves_left: usize, best: u16) {
+        let bound = if value >= beta {
             Bound::Lower
-        } else if best_value > original_alpha {
+        } else if value > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        if use_table {
-            let stored_depth = if depth as usize >= moves_left { EXACT_DEPTH } else { depth as u8 };
-            let best = best_move.map_or(NO_MOVE, PackedMove::pack);
-            self.shared.table.store(key, Entry { value: best_value, bound, depth: stored_depth, best });
-        }
-        best_value
+        let depth = if depth as usize >= moves_left { EXACT_DEPTH } else { depth as u8 };
+        self.shared.table.store(key, Entry { value, bound, depth, best });
     }
 
     /// The value of a position with one move left: the best final margin after it, found without
