@@ -179,30 +179,15 @@ impl Engine {
             Level::Mcts => {
                 let start = std::time::Instant::now();
                 let found = crate::mcts::best_move(&state, self.options.move_time, u64::MAX, &mut self.rng);
-                SearchResult {
-                    best: found.map(|(mv, _)| mv),
-                    value: 0,
-                    pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
-                    depth: 0,
-                    exact: false,
-                    nodes: found.map_or(0, |(_, playouts)| playouts),
-                    time: start.elapsed(),
-                }
+                let nodes = found.map_or(0, |(_, playouts)| playouts);
+                one_move_result(found.map(|(mv, _)| (mv, 0)), 0, false, nodes, start)
             }
             Level::Baseline => {
                 let mut game = state.clone();
                 let depth = baseline::scheduled_depth(game.moves_left_at_most());
                 let start = std::time::Instant::now();
                 let found = baseline::best_move(&mut game, &self.evaluator, depth);
-                SearchResult {
-                    best: found.map(|(mv, _)| mv),
-                    value: found.map_or(0, |(_, value)| value),
-                    pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
-                    depth,
-                    exact: depth as usize >= state.moves_left_at_most(),
-                    nodes: 0,
-                    time: start.elapsed(),
-                }
+                one_move_result(found, depth, depth as usize >= state.moves_left_at_most(), 0, start)
             }
         }
     }
@@ -245,6 +230,25 @@ impl Engine {
             return None;
         }
         Some(candidates[(self.rng.next_u64() % candidates.len() as u64) as usize])
+    }
+}
+
+/// The result of a player that finds a move but no principal variation (baseline, MCTS).
+fn one_move_result(
+    found: Option<(Cell, i32)>,
+    depth: u32,
+    exact: bool,
+    nodes: u64,
+    start: std::time::Instant,
+) -> SearchResult<Cell> {
+    SearchResult {
+        best: found.map(|(mv, _)| mv),
+        value: found.map_or(0, |(_, value)| value),
+        pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
+        depth,
+        exact,
+        nodes,
+        time: start.elapsed(),
     }
 }
 
