@@ -33,6 +33,7 @@ fn main() {
     for left in if lefts.is_empty() { vec![16, 20, 24] } else { lefts } {
         let mut times = Vec::new();
         let mut nodes = 0;
+        let mut node_counts = Vec::new();
         for seed in 0.. {
             if times.len() == 15 {
                 break;
@@ -43,15 +44,18 @@ fn main() {
             assert!(result.exact, "an unlimited search ends solved");
             times.push(result.time);
             nodes += result.nodes;
+            node_counts.push(result.nodes);
         }
         times.sort();
+        node_counts.sort_unstable();
         let total: Duration = times.iter().sum();
         println!(
-            "{left} plies left, {} positions, {threads} thread(s): median {:.3} s, max {:.3} s, {:.1} M nodes/s",
+            "{left} plies left, {} positions, {threads} thread(s): median {:.3} s, max {:.3} s, {:.1} M nodes/s, median {} nodes",
             times.len(),
             times[times.len() / 2].as_secs_f64(),
             times[times.len() - 1].as_secs_f64(),
-            nodes as f64 / total.as_secs_f64() / 1e6
+            nodes as f64 / total.as_secs_f64() / 1e6,
+            node_counts[node_counts.len() / 2]
         );
     }
 }

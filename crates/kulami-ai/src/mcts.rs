@@ -1,105 +1,319 @@
-//! Monte-Carlo tree search with random playouts (UCT), over any [`SearchGame`]: the method of
-//! the other public Kulami program, kept to be measured against the alpha-beta search.
+//! Monte-Carlo tree search with random playouts (UCT), over any [`SearchGame`].
+//!
+//! Two settings of one search: [`MctsOptions::PLAIN`] is the method of the other public Kulami
+//! program (UCB1 and uniform playouts), kept to be measured against; [`MctsOptions::STRONG`] adds
+//! RAVE (all-moves-as-first statistics), which suits a placement game where a hole taken is taken
+//! for good, and runs one tree per thread (root parallelism) whose root counts are summed.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand_pcg::Pcg64Mcg;
-use rand_pcg::rand_core::Rng as _;
+use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
-use crate::game::SearchGame;
+use crate::game::{PackedMove, SearchGame};
 
-/// Exploration constant of the UCB1 formula.
-const EXPLORATION: f64 = 1.2;
+/// How the tree is searched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// Exploration constant of the UCB1 term.
+    pub exploration: f64,
+    /// RAVE equivalence: after about this many visits a node's own statistics weigh as much as
+    /// its all-moves-as-first ones. `None` turns RAVE off.
+    pub rave_equivalence: Option<f64>,
+}
+
+impl MctsOptions {
+    /// Plain UCT with random playouts, as the other public program plays.
+    pub const PLAIN: MctsOptions = MctsOptions { exploration: 1.2, rave_equivalence: None };
+    /// The settings of the engine's levels, chosen by matches (see the README's Strength section).
+    pub const STRONG: MctsOptions = MctsOptions { exploration: 0.25, rave_equivalence: Some(300.0) };
+}
+
+/// When to stop searching: whichever limit comes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MctsLimits {
+    /// Time for the whole search.
+    pub time: Duration,
+    /// Playouts per thread.
+    pub playouts: u64,
+    /// Threads, each with its own tree.
+    pub threads: usize,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsResult<M> {
+    /// The most-visited move, or `None` if the game is over.
+    pub best: Option<M>,
+    /// The share of the best move's playouts that the side to move won (draws count half).
+    pub win_rate: f64,
+    /// Playouts run, on all threads.
+    pub playouts: u64,
+}
+
+/// Searches `game` within `limits`; `seed` fixes the random playouts, so a search limited by
+/// playouts on one thread always returns the same move. Setting `cancel` stops it at once.
+///
+/// ```
+/// use std::{sync::Arc, time::Duration};
+/// use kulami_ai::{KulamiState, mcts::{self, MctsLimits, MctsOptions}};
+/// use kulami_core::{Layout, Position, Scoring};
+/// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
+/// let state = KulamiState::new(Position::new(layout), Scoring::Standard);
+/// let limits = MctsLimits { time: Duration::from_secs(1), playouts: 500, threads: 1 };
+/// let found = mcts::search(&state, MctsOptions::STRONG, limits, 7, None);
+/// assert!(state.position().legal_moves().contains(found.best.unwrap()));
+/// assert_eq!(found.playouts, 500);
+/// ```
+pub fn search<G: SearchGame>(
+    game: &G,
+    options: MctsOptions,
+    limits: MctsLimits,
+    seed: u64,
+    cancel: Option<&AtomicBool>,
+) -> MctsResult<G::Move> {
+    let deadline = Instant::now() + limits.time;
+    let threads = limits.threads.max(1);
+    let trees: Vec<(Vec<RootChild<G::Move>>, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|thread| {
+                let mut tree = Tree::new(game.clone(), options, seed.wrapping_add(thread as u64));
+                scope.spawn(move || {
+                    let playouts = tree.run(limits.playouts, deadline, cancel);
+                    (tree.root_children(), playouts)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|handle| handle.join().expect("an MCTS thread panicked")).collect()
+    });
+    // Root parallelism: add up each move's visits and wins over the trees.
+    let mut totals: Vec<RootChild<G::Move>> = Vec::new();
+    for child in trees.iter().flat_map(|(children, _)| children) {
+        match totals.iter_mut().find(|total| total.mv == child.mv) {
+            Some(total) => {
+                total.visits += child.visits;
+                total.wins += child.wins;
+            }
+            None => totals.push(*child),
+        }
+    }
+    let best = totals.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.wins.total_cmp(&b.wins)));
+    MctsResult {
+        best: best.map(|child| child.mv),
+        win_rate: best.map_or(0.0, |child| child.wins / child.visits.max(1) as f64),
+        playouts: trees.iter().map(|(_, playouts)| playouts).sum(),
+    }
+}
+
+/// A root move's statistics, from the side to move's point of view.
+#[derive(Clone, Copy, Debug)]
+struct RootChild<M> {
+    mv: M,
+    visits: u64,
+    wins: f64,
+}
 
 struct Node<M> {
     /// The move that leads here (`None` at the root).
     mv: Option<M>,
-    children: Vec<usize>,
-    /// Moves not yet expanded into children.
-    untried: Vec<M>,
+    /// Children are stored together from here; `child_count` is 0 until the node is expanded.
+    first_child: u32,
+    child_count: u32,
     visits: u32,
-    /// Sum of rewards for the player who made `mv`.
-    reward: f64,
+    /// Playout rewards for the player who made `mv`: 1 a win, 0.5 a draw.
+    wins: f32,
+    /// The same for the playouts in which that player made `mv` later (all moves as first).
+    amaf_visits: u32,
+    amaf_wins: f32,
 }
 
-/// The most-visited move after searching `game` for `time` (or `playouts` playouts, whichever
-/// ends first), and the number of playouts.
-pub fn best_move<G: SearchGame>(game: &G, time: Duration, playouts: u64, rng: &mut Pcg64Mcg) -> Option<(G::Move, u64)> {
-    let start = Instant::now();
-    let mut nodes = vec![Node {
-        mv: None,
-        children: Vec::new(),
-        untried: game.moves().into_iter().collect(),
-        visits: 0,
-        reward: 0.0,
-    }];
-    if nodes[0].untried.is_empty() {
-        return None;
+impl<M> Node<M> {
+    fn new(mv: Option<M>) -> Node<M> {
+        Node { mv, first_child: 0, child_count: 0, visits: 0, wins: 0.0, amaf_visits: 0, amaf_wins: 0.0 }
     }
-    let mut done = 0;
-    while done < playouts && (done % 64 != 0 || start.elapsed() < time) {
-        let mut state = game.clone();
-        let mut path = vec![0];
-        // Selection: follow UCB1 through fully expanded nodes.
+}
+
+/// One thread's tree, walked with make/unmake on one game state.
+struct Tree<G: SearchGame> {
+    game: G,
+    options: MctsOptions,
+    nodes: Vec<Node<G::Move>>,
+    rng: Pcg64Mcg,
+    /// Scratch: nodes on the current path, and every move of the current playout.
+    path: Vec<u32>,
+    played: Vec<G::Move>,
+    /// Scratch for RAVE: the moves each side made from some depth on, as bit sets of packed moves.
+    made_later: [Vec<u64>; 2],
+}
+
+impl<G: SearchGame> Tree<G> {
+    fn new(game: G, options: MctsOptions, seed: u64) -> Tree<G> {
+        let words = G::Move::COUNT.div_ceil(64);
+        Tree {
+            game,
+            options,
+            nodes: vec![Node::new(None)],
+            rng: Pcg64Mcg::seed_from_u64(seed),
+            path: Vec::new(),
+            played: Vec::new(),
+            made_later: [vec![0; words], vec![0; words]],
+        }
+    }
+
+    /// Runs up to `playouts` playouts before `deadline`; returns how many ran.
+    fn run(&mut self, playouts: u64, deadline: Instant, cancel: Option<&AtomicBool>) -> u64 {
+        if self.game.terminal_value().is_some() {
+            return 0;
+        }
+        let mut done = 0;
+        while done < playouts {
+            // After the first playout (so that there is a move to return), and every 64th.
+            let check = done == 1 || (done > 0 && done % 64 == 0);
+            if check && (Instant::now() >= deadline || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
+                break;
+            }
+            self.playout();
+            done += 1;
+        }
+        done
+    }
+
+    fn root_children(&self) -> Vec<RootChild<G::Move>> {
+        self.children(0)
+            .map(|index| {
+                let node = &self.nodes[index];
+                RootChild {
+                    mv: node.mv.expect("children have moves"),
+                    visits: u64::from(node.visits),
+                    wins: f64::from(node.wins),
+                }
+            })
+            .collect()
+    }
+
+    fn children(&self, index: usize) -> std::ops::Range<usize> {
+        let node = &self.nodes[index];
+        node.first_child as usize..(node.first_child + node.child_count) as usize
+    }
+
+    /// One selection, expansion, random playout and update.
+    fn playout(&mut self) {
+        self.path.clear();
+        self.played.clear();
         let mut current = 0;
-        while nodes[current].untried.is_empty() && !nodes[current].children.is_empty() {
-            let parent_visits = f64::from(nodes[current].visits).ln();
-            current = *nodes[current]
-                .children
-                .iter()
-                .max_by(|&&a, &&b| ucb(&nodes[a], parent_visits).total_cmp(&ucb(&nodes[b], parent_visits)))
-                .expect("has children");
-            state.play(nodes[current].mv.expect("children have moves"));
-            path.push(current);
+        self.path.push(0);
+        loop {
+            if self.nodes[current].child_count == 0 {
+                // Expand the root at once and other nodes on their second visit.
+                if current != 0 && self.nodes[current].visits == 0 {
+                    break;
+                }
+                self.expand(current);
+                if self.nodes[current].child_count == 0 {
+                    break;
+                }
+            }
+            current = self.select(current);
+            self.play(self.nodes[current].mv.expect("children have moves"));
+            self.path.push(current as u32);
         }
-        // Expansion: one new child.
-        if !nodes[current].untried.is_empty() {
-            let pick = (rng.next_u64() % nodes[current].untried.len() as u64) as usize;
-            let mv = nodes[current].untried.swap_remove(pick);
-            state.play(mv);
-            let child = nodes.len();
-            nodes.push(Node {
-                mv: Some(mv),
-                children: Vec::new(),
-                untried: state.moves().into_iter().collect(),
-                visits: 0,
-                reward: 0.0,
-            });
-            nodes[current].children.push(child);
-            path.push(child);
-        }
-        // Playout: random moves to the end.
-        let leaf_ply = state.ply();
         let value = loop {
-            if let Some(value) = state.terminal_value() {
+            if let Some(value) = self.game.terminal_value() {
                 break value;
             }
-            let count = state.move_count() as u64;
-            let mv = state.moves().into_iter().nth((rng.next_u64() % count) as usize).expect("index below count");
-            state.play(mv);
+            let count = self.game.move_count() as u64;
+            let pick = (self.rng.next_u64() % count) as usize;
+            let mv = self.game.moves().into_iter().nth(pick).expect("index below count");
+            self.play(mv);
         };
-        // The reward for the side to move at the end; flip it along the path.
+        // The reward of the side to move at the end; the root's side moved last if the number
+        // of moves played is odd.
         let end_reward = match value.signum() {
             1 => 1.0,
             0 => 0.5,
             _ => 0.0,
         };
-        for (depth, &index) in path.iter().enumerate().rev() {
-            // The player who made this node's move is the one not to move at its depth.
-            let plies_after = (state.ply() - leaf_ply) + (path.len() - 1 - depth);
-            let mover_is_final_side_to_move = plies_after % 2 == 1;
-            nodes[index].visits += 1;
-            nodes[index].reward += if mover_is_final_side_to_move { end_reward } else { 1.0 - end_reward };
+        let root_reward = if self.played.len().is_multiple_of(2) { end_reward } else { 1.0 - end_reward };
+        self.update(root_reward);
+        for _ in 0..self.played.len() {
+            self.game.undo();
         }
-        done += 1;
     }
-    let best = nodes[0].children.iter().max_by_key(|&&child| nodes[child].visits).copied()?;
-    Some((nodes[best].mv.expect("children have moves"), done))
-}
 
-fn ucb<M>(node: &Node<M>, parent_visits_ln: f64) -> f64 {
-    let visits = f64::from(node.visits.max(1));
-    node.reward / visits + EXPLORATION * (parent_visits_ln / visits).sqrt()
+    fn play(&mut self, mv: G::Move) {
+        self.game.play(mv);
+        self.played.push(mv);
+    }
+
+    fn expand(&mut self, index: usize) {
+        let first = self.nodes.len();
+        self.nodes.extend(self.game.moves().into_iter().map(|mv| Node::new(Some(mv))));
+        let count = (self.nodes.len() - first) as u32;
+        let node = &mut self.nodes[index];
+        node.first_child = first as u32;
+        node.child_count = count;
+    }
+
+    /// The child to follow: UCB1 on the blend of its own and its all-moves-as-first value.
+    fn select(&self, index: usize) -> usize {
+        let parent_visits_ln = f64::from(self.nodes[index].visits.max(1)).ln();
+        let score = |child: &Node<G::Move>| {
+            let visits = f64::from(child.visits);
+            let own = if child.visits > 0 { f64::from(child.wins) / visits } else { 0.0 };
+            let value = match self.options.rave_equivalence {
+                Some(equivalence) if child.amaf_visits > 0 => {
+                    let amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
+                    let weight = (equivalence / (3.0 * visits + equivalence)).sqrt();
+                    (1.0 - weight) * own + weight * amaf
+                }
+                // Unvisited and never seen in a playout: try it first.
+                _ if child.visits == 0 => return f64::INFINITY,
+                _ => own,
+            };
+            value + self.options.exploration * (parent_visits_ln / visits.max(1.0)).sqrt()
+        };
+        self.children(index)
+            .max_by(|&a, &b| score(&self.nodes[a]).total_cmp(&score(&self.nodes[b])))
+            .expect("expanded nodes have children")
+    }
+
+    /// Adds the playout's result along the path, and to the all-moves-as-first statistics of the
+    /// children whose move their player made later in the playout.
+    fn update(&mut self, root_reward: f32) {
+        let rave = self.options.rave_equivalence.is_some();
+        for set in &mut self.made_later {
+            set.fill(0);
+        }
+        let mut next_move = self.played.len();
+        for depth in (0..self.path.len()).rev() {
+            let index = self.path[depth] as usize;
+            // The player who made this node's move moved at depth - 1.
+            let mover_reward = if depth % 2 == 1 { root_reward } else { 1.0 - root_reward };
+            let node = &mut self.nodes[index];
+            node.visits += 1;
+            node.wins += mover_reward;
+            if !rave {
+                continue;
+            }
+            // Moves from this depth on, by side: the side to move here made played[depth], ...
+            while next_move > depth {
+                next_move -= 1;
+                let packed = usize::from(self.played[next_move].pack());
+                self.made_later[next_move % 2][packed / 64] |= 1 << (packed % 64);
+            }
+            let own_moves = &self.made_later[depth % 2];
+            let child_reward = 1.0 - mover_reward;
+            for child in self.children(index) {
+                let node = &mut self.nodes[child];
+                let packed = usize::from(node.mv.expect("children have moves").pack());
+                if own_moves[packed / 64] & (1 << (packed % 64)) != 0 {
+                    node.amaf_visits += 1;
+                    node.amaf_wins += child_reward;
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -107,41 +321,65 @@ mod tests {
     use super::*;
     use crate::kulami::KulamiState;
     use kulami_core::{Layout, Position, Scoring};
-    use rand_pcg::rand_core::SeedableRng as _;
     use std::sync::Arc;
+
+    fn limits(playouts: u64, threads: usize) -> MctsLimits {
+        MctsLimits { time: Duration::from_secs(30), playouts, threads }
+    }
 
     #[test]
     fn returns_a_legal_move_after_the_playouts_asked_for() {
         let layout = Arc::new(Layout::parse("AABB").unwrap());
         let position = Position::from_moves(layout, &["a1".parse().unwrap()]).unwrap();
         let state = KulamiState::new(position, Scoring::Standard);
-        let mut rng = Pcg64Mcg::seed_from_u64(1);
-        let (mv, playouts) = best_move(&state, Duration::from_secs(1), 200, &mut rng).unwrap();
-        assert!(state.position().legal_moves().contains(mv));
-        assert_eq!(playouts, 200);
+        for options in [MctsOptions::PLAIN, MctsOptions::STRONG] {
+            let found = search(&state, options, limits(200, 2), 1, None);
+            assert!(state.position().legal_moves().contains(found.best.unwrap()));
+            assert_eq!(found.playouts, 400);
+        }
     }
 
     #[test]
-    fn prefers_the_winning_move_on_a_small_board() {
-        // The exact solver knows the best first moves; with enough playouts MCTS finds one.
+    fn a_finished_game_has_no_move() {
+        let layout = Arc::new(Layout::parse("AABB").unwrap());
+        let moves = kulami_core::notation::parse_moves("a1 c1").unwrap();
+        let state = KulamiState::new(Position::from_moves(layout, &moves).unwrap(), Scoring::Standard);
+        let found = search(&state, MctsOptions::STRONG, limits(100, 1), 1, None);
+        assert_eq!((found.best, found.playouts), (None, 0));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_search() {
+        let layout = Arc::new(Layout::parse("AABBCC/DDEEFF/GGHHII").unwrap());
+        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
+        let first = search(&state, MctsOptions::STRONG, limits(3000, 1), 9, None);
+        assert_eq!(search(&state, MctsOptions::STRONG, limits(3000, 1), 9, None), first);
+    }
+
+    #[test]
+    fn a_set_cancel_flag_stops_after_the_first_playout() {
+        let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
+        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
+        let found = search(&state, MctsOptions::STRONG, limits(u64::MAX, 1), 1, Some(&AtomicBool::new(true)));
+        assert_eq!(found.playouts, 1);
+        assert!(found.best.is_some());
+    }
+
+    #[test]
+    fn both_settings_find_a_best_first_move_on_a_small_board() {
+        // The exact alpha-beta search knows the value of every first move; MCTS must pick a best one.
         let layout = Arc::new(Layout::parse("AAB/CCB").unwrap());
         let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-        let mut rng = Pcg64Mcg::seed_from_u64(2);
-        let (mv, _) = best_move(&state, Duration::from_secs(5), 3000, &mut rng).unwrap();
-        let mut after = state.clone();
-        after.play(mv);
-        let searched = crate::search::Searcher::new(1, 1).search(
-            &after,
-            &crate::eval::KulamiEvaluator::default(),
-            crate::search::Limits::default(),
-            None,
-        );
-        let best = crate::search::Searcher::new(1, 1).search(
-            &state,
-            &crate::eval::KulamiEvaluator::default(),
-            crate::search::Limits::default(),
-            None,
-        );
-        assert_eq!(-searched.value, best.value, "MCTS picked {mv}, which is not best");
+        let solve = |game: &KulamiState| {
+            crate::search::Searcher::new(1, 1)
+                .search(game, &crate::eval::KulamiEvaluator::default(), crate::search::Limits::default(), None)
+                .value
+        };
+        for options in [MctsOptions::PLAIN, MctsOptions::STRONG] {
+            let mv = search(&state, options, limits(3000, 1), 2, None).best.unwrap();
+            let mut after = state.clone();
+            after.play(mv);
+            assert_eq!(-solve(&after), solve(&state), "{options:?} picked {mv}, which is not best");
+        }
     }
 }

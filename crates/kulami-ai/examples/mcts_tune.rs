@@ -1,0 +1,75 @@
+//! Plays MCTS settings against each other (or against the alpha-beta search, `ab`) on random 8x8
+//! boards, to choose [`MctsOptions::STRONG`]:
+//!
+//! `cargo run --release -p kulami-ai --example mcts_tune -- EXPLORATION,RAVE EXPLORATION,RAVE|ab [ms] [boards]`
+//!
+//! A RAVE equivalence of 0 turns RAVE off. Two games run at a time, one thread each.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kulami_ai::mcts::{self, MctsLimits, MctsOptions};
+use kulami_ai::stats::Tally;
+use kulami_ai::tournament::{MatchPlan, Player, PlayerError, run_match};
+use kulami_ai::{Engine, EngineOptions, KulamiState, Level};
+use kulami_core::{Cell, Layout, Position, Scoring};
+use kulami_layouts::{Shape, generate};
+
+struct MctsPlayer {
+    options: MctsOptions,
+    time: Duration,
+    seed: u64,
+}
+
+impl Player for MctsPlayer {
+    fn name(&self) -> String {
+        format!("{:?}", self.options)
+    }
+    fn new_game(&mut self, _layout: &Arc<Layout>, _scoring: Scoring) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn choose(&mut self, position: &Position, scoring: Scoring) -> Result<Cell, PlayerError> {
+        self.seed += 1;
+        let limits = MctsLimits { time: self.time, playouts: u64::MAX, threads: 1 };
+        let found = mcts::search(&KulamiState::new(position.clone(), scoring), self.options, limits, self.seed, None);
+        found.best.ok_or_else(|| PlayerError("no move".into()))
+    }
+}
+
+fn player(spec: &str, time: Duration) -> Box<dyn Player> {
+    if spec == "ab" {
+        let options = EngineOptions { move_time: time, threads: 1, ..EngineOptions::default() };
+        return Box::new(Engine::new(Level::Master, options));
+    }
+    let (exploration, rave) = spec.split_once(',').expect("EXPLORATION,RAVE");
+    let rave: f64 = rave.parse().expect("a number");
+    let options = MctsOptions {
+        exploration: exploration.parse().expect("a number"),
+        rave_equivalence: (rave > 0.0).then_some(rave),
+    };
+    Box::new(MctsPlayer { options, time, seed: 0 })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let time = Duration::from_millis(args.get(2).map_or(100, |ms| ms.parse().expect("milliseconds")));
+    let boards = args.get(3).map_or(50, |n| n.parse().expect("a count"));
+    let plan = MatchPlan {
+        boards: (0..boards).map(|seed| Arc::new(generate(1000 + seed, Shape::Square))).collect(),
+        scoring: Scoring::Standard,
+        concurrency: 2,
+    };
+    let outcomes = run_match(&plan, |side| Ok(player(&args[side], time)), |_| std::ops::ControlFlow::Continue(()));
+    let mut tally = Tally::default();
+    for outcome in &outcomes {
+        tally.add(outcome.a_points);
+    }
+    let (low, elo, high) = tally.elo();
+    println!(
+        "{} vs {}: {} games, {:.1}%, Elo {elo:+.0} ({low:+.0}..{high:+.0})",
+        args[0],
+        args[1],
+        tally.games(),
+        100.0 * tally.score()
+    );
+}
