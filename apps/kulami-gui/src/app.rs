@@ -9,22 +9,39 @@ use kulami_ai::analysis::Hint;
 use kulami_core::{Cell, Color, Scoring, Winner};
 use kulami_layouts::Shape;
 
+use kulami_ai::analysis::MoveReview;
+
 use crate::background::{self, Status, Task};
 use crate::board_view;
-use crate::saved::{self, Saved};
+use crate::editor::Editor;
+use crate::editor_view::{self, EditorRequest};
+use crate::files;
+use crate::saved::{self, Saved, Settings};
 use crate::state::{Action, BoardChoice, GameState, Seat};
+
+/// How long a newly placed marble takes to drop into its hole.
+const PLACEMENT_ANIMATION: Duration = Duration::from_millis(220);
 
 /// The Kulami desktop app.
 pub struct KulamiApp {
     state: GameState,
-    engine_task: Option<Task<Option<Cell>>>,
+    engine_task: Option<Task<Option<Action>>>,
     hint_task: Option<Task<Vec<Hint>>>,
     /// Hints and the moves of the position they are for.
     hints: Option<(Vec<Cell>, Vec<Hint>)>,
-    /// Level 5's time per move.
-    move_time: Duration,
-    /// Pause between engine moves when no person plays, so games can be watched.
-    watch_delay: Duration,
+    analysis_task: Option<Task<Vec<MoveReview>>>,
+    /// The analysis of the game with these moves, and whether its window is open.
+    analysis: Option<(Vec<Cell>, Vec<MoveReview>)>,
+    analysis_open: bool,
+    /// Level 5's time per move, the pause between moves of engine games and the turn clock.
+    settings: Settings,
+    /// The ply the turn clock and the placement animation are for, and when it began.
+    turn: (usize, Instant),
+    /// The board editor, while its window is open, and its file field.
+    editor: Option<Editor>,
+    board_path: String,
+    /// The game file field.
+    game_path: String,
     /// When the engine may move next in a game without people.
     next_engine_move: Instant,
     /// The seed field of the shuffle controls.
@@ -41,8 +58,14 @@ impl Default for KulamiApp {
             engine_task: None,
             hint_task: None,
             hints: None,
-            move_time: Duration::from_secs(1),
-            watch_delay: Duration::from_millis(500),
+            analysis_task: None,
+            analysis: None,
+            analysis_open: false,
+            settings: Settings::default(),
+            turn: (0, Instant::now()),
+            editor: None,
+            board_path: "board.txt".to_owned(),
+            game_path: "game.txt".to_owned(),
             next_engine_move: Instant::now(),
             seed_text: String::new(),
             shape: Shape::Square,
@@ -61,8 +84,12 @@ impl KulamiApp {
         match Saved::parse(&text).and_then(|saved| Ok((saved.restore()?, saved))) {
             Ok((state, saved)) => {
                 app.state = state;
-                app.move_time = Duration::from_millis(saved.move_time_ms.clamp(100, 10_000));
-                app.watch_delay = Duration::from_millis(saved.watch_delay_ms.min(3_000));
+                let settings = saved.settings();
+                app.settings = Settings {
+                    move_time_ms: settings.move_time_ms.clamp(100, 10_000),
+                    watch_delay_ms: settings.watch_delay_ms.min(3_000),
+                    turn_seconds: settings.turn_seconds.min(600),
+                };
             }
             Err(message) => app.state.tell(format!("{message}; a new game was started.")),
         }
@@ -73,6 +100,23 @@ impl KulamiApp {
     #[must_use]
     pub fn state(&self) -> &GameState {
         &self.state
+    }
+
+    /// Carries out `action` as if the player had asked for it (for the command line and tests).
+    pub fn apply(&mut self, action: Action) {
+        self.state.apply(action);
+    }
+
+    /// The board editor, if open.
+    #[must_use]
+    pub fn editor(&self) -> Option<&Editor> {
+        self.editor.as_ref()
+    }
+
+    /// Whether the game's analysis is under way.
+    #[must_use]
+    pub fn analysing(&self) -> bool {
+        self.analysis_task.is_some()
     }
 
     /// Whether the engine is working on a move.
@@ -88,13 +132,17 @@ impl KulamiApp {
             .open(&mut self.rules_open)
             .default_width(420.0)
             .show(ui.ctx(), crate::rules_view::show);
+        self.editor_window(ui, &mut actions);
+        self.analysis_window(ui, &mut actions);
+        let (fresh_marble, animating) = self.follow_turn();
         egui::Panel::right("side").min_size(280.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui, &mut actions));
         });
         let hint_cells: Vec<Cell> = self.current_hints().iter().map(|hint| hint.cell).collect();
         egui::CentralPanel::default().show(ui, |ui| {
             let summary = self.state.game().position().is_game_over();
-            let view = board_view::View { guide: self.state.guide() && !summary, hints: &hint_cells, summary };
+            let view =
+                board_view::View { guide: self.state.guide() && !summary, hints: &hint_cells, summary, fresh_marble };
             let clicked = board_view::show(ui, self.state.game().position(), &view);
             if let Some(cell) = clicked.filter(|_| self.state.human_to_move()) {
                 actions.push(Action::Place(cell));
@@ -104,9 +152,82 @@ impl KulamiApp {
             self.state.apply(action);
         }
         self.drive_background();
-        if self.engine_task.is_some() || self.hint_task.is_some() || self.state.engine_to_move().is_some() {
+        let busy = self.engine_task.is_some() || self.hint_task.is_some() || self.analysis_task.is_some();
+        if busy || animating || self.state.engine_to_move().is_some() {
             ui.ctx().request_repaint_after(Duration::from_millis(30));
+        } else if self.settings.turn_seconds > 0 && self.state.human_to_move() {
+            // The clock shows whole seconds.
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
+    }
+
+    /// Restarts the turn clock when the ply changes, and says which marble is still dropping
+    /// into its hole (and how far it is), if one is.
+    fn follow_turn(&mut self) -> (Option<(Cell, f32)>, bool) {
+        let position = self.state.game().position();
+        if position.ply() != self.turn.0 {
+            self.turn = (position.ply(), Instant::now());
+        }
+        let progress = self.turn.1.elapsed().as_secs_f32() / PLACEMENT_ANIMATION.as_secs_f32();
+        match position.last_move() {
+            Some(cell) if progress < 1.0 => (Some((cell, progress)), true),
+            _ => (None, false),
+        }
+    }
+
+    fn editor_window(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let Some(editor) = &mut self.editor else { return };
+        let mut open = true;
+        let mut request = None;
+        egui::Window::new("Board editor")
+            .open(&mut open)
+            .default_width(440.0)
+            .show(ui.ctx(), |ui| request = editor_view::show(ui, editor, &mut self.board_path));
+        match request {
+            Some(EditorRequest::Play(layout)) => {
+                actions.push(Action::ChangeBoard(BoardChoice::Custom(std::sync::Arc::new(layout))));
+                open = false;
+            }
+            Some(EditorRequest::Save(layout, path)) => {
+                let said = match files::save_board(std::path::Path::new(&path), &layout) {
+                    Ok(()) => format!("Board saved to {path}."),
+                    Err(error) => error,
+                };
+                self.state.tell(said);
+            }
+            None => {}
+        }
+        if !open {
+            self.editor = None;
+        }
+    }
+
+    fn analysis_window(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let Some((moves, reviews)) = &self.analysis else { return };
+        let mut open = self.analysis_open;
+        egui::Window::new("Analysis").open(&mut open).default_width(460.0).show(ui.ctx(), |ui| {
+            ui.label(format!("The engine's evaluation after each of the {} moves, from red's side.", moves.len()));
+            crate::analysis_view::graph(ui, reviews);
+            ui.label(RichText::new("Costliest moves").strong());
+            let mistakes = crate::analysis_view::costliest(reviews, 5);
+            if mistakes.is_empty() {
+                ui.label("No move lost a point or more.");
+            }
+            for review in mistakes {
+                let text = format!(
+                    "Move {}: {} {} lost {:.1}; {} was best",
+                    review.number,
+                    title(review.mover),
+                    review.played,
+                    f64::from(review.loss) / 100.0,
+                    review.best
+                );
+                if ui.button(text).on_hover_text("Show the position before this move").clicked() {
+                    actions.push(Action::StepTo(review.number - 1));
+                }
+            }
+        });
+        self.analysis_open = open;
     }
 
     /// Starts, polls and drops the engine and hint tasks for the position on the board.
@@ -119,15 +240,19 @@ impl KulamiApp {
                     let nobody_watching =
                         self.state.seat(Color::Red) != Seat::Human && self.state.seat(Color::Black) != Seat::Human;
                     if !nobody_watching || Instant::now() >= self.next_engine_move {
-                        self.engine_task = Some(background::engine_move(&position, scoring, level, self.move_time));
+                        let move_time = Duration::from_millis(self.settings.move_time_ms);
+                        let may_swap = self.state.can_swap();
+                        self.engine_task =
+                            Some(background::engine_move(&position, scoring, level, move_time, may_swap));
                     }
                 }
                 if let Some(task) = &self.engine_task {
                     match task.poll() {
-                        Status::Done(Some(cell)) => {
+                        Status::Done(Some(action)) => {
                             self.engine_task = None;
-                            self.state.apply(Action::Place(cell));
-                            self.next_engine_move = Instant::now() + self.watch_delay;
+                            self.state.apply(action);
+                            self.next_engine_move =
+                                Instant::now() + Duration::from_millis(self.settings.watch_delay_ms);
                         }
                         Status::Done(None) | Status::Lost => self.engine_task = None,
                         Status::Working => {}
@@ -151,6 +276,17 @@ impl KulamiApp {
                     self.hint_task = None;
                 }
                 Status::Lost => self.hint_task = None,
+                Status::Working => {}
+            }
+        }
+        if let Some(task) = &self.analysis_task {
+            match task.poll() {
+                Status::Done(reviews) => {
+                    self.analysis = Some((task.moves().to_vec(), reviews));
+                    self.analysis_open = true;
+                    self.analysis_task = None;
+                }
+                Status::Lost => self.analysis_task = None,
                 Status::Working => {}
             }
         }
@@ -205,6 +341,17 @@ impl KulamiApp {
                 });
             }
             ui.label(format!("{} legal holes", position.legal_moves().len()));
+            if self.settings.turn_seconds > 0 && state.human_to_move() {
+                let (text, over) = clock_text(self.turn.1.elapsed(), self.settings.turn_seconds);
+                let color = if over { egui::Color32::LIGHT_RED } else { ui.visuals().text_color() };
+                ui.colored_label(color, text);
+            }
+            if state.can_swap() && state.human_to_move() {
+                let swap = ui.button("Swap colours").on_hover_text("Take the first marble as yours (pie rule)");
+                if swap.clicked() {
+                    actions.push(Action::Swap);
+                }
+            }
         }
         let total = 2 * position.layout().marbles_per_player();
         ui.label(format!("{} / {total} marbles placed", position.ply()));
@@ -256,6 +403,26 @@ impl KulamiApp {
                 actions.push(Action::Redo);
             }
         });
+        ui.horizontal(|ui| {
+            let label = ui.label("Game file");
+            ui.add(egui::TextEdit::singleline(&mut self.game_path).desired_width(130.0)).labelled_by(label.id);
+            let path = std::path::PathBuf::from(self.game_path.trim());
+            if ui.button("Save game").clicked() {
+                actions.push(match files::save_game(&path, game) {
+                    Ok(()) => Action::Tell(format!("Game saved to {}.", path.display())),
+                    Err(error) => Action::Tell(error),
+                });
+            }
+            if ui.button("Open game").clicked() {
+                actions.push(match files::load_game(&path) {
+                    Ok(game) => Action::Load(Box::new(game)),
+                    Err(error) => Action::Tell(format!("{error}; the game on the board is kept.")),
+                });
+            }
+        });
+        ui.separator();
+        let analysed = self.analysis.as_ref().map(|(moves, _)| moves.as_slice());
+        let (analyse, show_analysis) = move_list(ui, game, self.analysis_task.is_some(), analysed, actions);
         ui.separator();
 
         ui.label(RichText::new("Players").strong());
@@ -280,22 +447,22 @@ impl KulamiApp {
             if ui.checkbox(&mut paused, "Pause the engine").changed() {
                 actions.push(Action::Pause(paused));
             }
-            let mut seconds = self.move_time.as_secs_f32();
+            let mut seconds = self.settings.move_time_ms as f32 / 1000.0;
             ui.add(egui::Slider::new(&mut seconds, 0.1..=10.0).text("s per move (level 5)"));
-            self.move_time = Duration::from_secs_f32(seconds);
-            let mut delay = self.watch_delay.as_secs_f32();
+            self.settings.move_time_ms = (seconds * 1000.0) as u64;
+            let mut delay = self.settings.watch_delay_ms as f32 / 1000.0;
             ui.add(egui::Slider::new(&mut delay, 0.0..=3.0).text("s between moves (engine games)"));
-            self.watch_delay = Duration::from_secs_f32(delay);
+            self.settings.watch_delay_ms = (delay * 1000.0) as u64;
         }
         ui.separator();
 
         ui.label(RichText::new("Board").strong());
         let mut preset = match state.board() {
             BoardChoice::Preset(name) => name.clone(),
-            BoardChoice::Random { .. } => String::new(),
+            BoardChoice::Random { .. } | BoardChoice::Custom(_) => String::new(),
         };
         let before = preset.clone();
-        egui::ComboBox::from_label("Preset").selected_text(if preset.is_empty() { "random" } else { &preset }).show_ui(
+        egui::ComboBox::from_label("Preset").selected_text(if preset.is_empty() { "other" } else { &preset }).show_ui(
             ui,
             |ui| {
                 for name in kulami_layouts::preset_names() {
@@ -305,6 +472,9 @@ impl KulamiApp {
         );
         if preset != before {
             actions.push(Action::ChangeBoard(BoardChoice::Preset(preset)));
+        }
+        if ui.button("Edit board").on_hover_text("Lay out your own board, starting from this one").clicked() {
+            self.editor = Some(Editor::from_layout(position.layout()));
         }
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.shape, Shape::Square, "Square");
@@ -344,10 +514,62 @@ impl KulamiApp {
         if ui.checkbox(&mut guide, "Board guide").changed() {
             actions.push(Action::ShowGuide(guide));
         }
-        ui.separator();
-        ui.label("Moves:");
-        ui.label(kulami_core::notation::format_moves(position.moves()));
+        let mut swap = state.options().swap_allowed;
+        if ui.checkbox(&mut swap, "Swap after the first move (pie rule)").changed() {
+            actions.push(Action::AllowSwap(swap));
+        }
+        let mut clock = self.settings.turn_seconds as u32;
+        ui.add(egui::Slider::new(&mut clock, 0..=120).text("s turn clock (0: off)"));
+        self.settings.turn_seconds = u64::from(clock);
+        if analyse {
+            self.analysis_task = Some(background::analysis(self.state.game()));
+        }
+        self.analysis_open |= show_analysis;
     }
+}
+
+/// The moves of the game (taken-back ones too), each a button to go there, with steps and the
+/// analysis buttons. Returns whether to start the analysis and whether to show the one made for
+/// the moves `analysed`.
+fn move_list(
+    ui: &mut Ui,
+    game: &kulami_core::Game,
+    analysing: bool,
+    analysed: Option<&[Cell]>,
+    actions: &mut Vec<Action>,
+) -> (bool, bool) {
+    let position = game.position();
+    let ply = position.ply();
+    let all: Vec<Cell> = position.moves().iter().copied().chain(game.redo_moves()).collect();
+    let mut analyse = false;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Moves").strong());
+        let steps = [
+            ("<<", "First move", 0),
+            ("<", "Step back", ply.saturating_sub(1)),
+            (">", "Step forward", (ply + 1).min(all.len())),
+            (">>", "Last move", all.len()),
+        ];
+        for (symbol, name, target) in steps {
+            let response = ui.add_enabled(target != ply, egui::Button::new(symbol)).on_hover_text(name);
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, target != ply, name));
+            if response.clicked() {
+                actions.push(Action::StepTo(target));
+            }
+        }
+        let label = if analysing { "Analysing…" } else { "Analyse the game" };
+        analyse = ui.add_enabled(position.is_game_over() && !analysing, egui::Button::new(label)).clicked();
+    });
+    ui.horizontal_wrapped(|ui| {
+        for (index, cell) in all.iter().enumerate() {
+            if ui.selectable_label(index + 1 == ply, format!("{}. {cell}", index + 1)).clicked() {
+                actions.push(Action::StepTo(index + 1));
+            }
+        }
+    });
+    let matches = analysed.is_some_and(|moves| moves.len() <= all.len() && moves == &all[..moves.len()]);
+    let show = matches && ui.button("Show the analysis").clicked();
+    (analyse, show)
 }
 
 impl eframe::App for KulamiApp {
@@ -356,8 +578,20 @@ impl eframe::App for KulamiApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        let saved = Saved::capture(&self.state, self.move_time.as_millis() as u64, self.watch_delay.as_millis() as u64);
-        storage.set_string(saved::KEY, saved.to_text());
+        storage.set_string(saved::KEY, Saved::capture(&self.state, self.settings).to_text());
+    }
+}
+
+/// The turn clock's text for a turn `elapsed` long against a soft limit of `limit_seconds`, and
+/// whether the turn is over time (the clock only warns; nobody loses on time).
+#[must_use]
+pub fn clock_text(elapsed: Duration, limit_seconds: u64) -> (String, bool) {
+    let elapsed = elapsed.as_secs();
+    let minutes_seconds = |seconds: u64| format!("{}:{:02}", seconds / 60, seconds % 60);
+    if elapsed < limit_seconds {
+        (format!("Clock: {} left", minutes_seconds(limit_seconds - elapsed)), false)
+    } else {
+        (format!("Clock: {} over time", minutes_seconds(elapsed - limit_seconds)), true)
     }
 }
 
@@ -372,6 +606,13 @@ fn shortcuts(ui: &Ui, state: &GameState) -> Vec<Action> {
         }
         if !input.modifiers.any() && input.key_pressed(Key::H) {
             actions.push(Action::ShowHints(!state.hints()));
+        }
+        let ply = state.game().position().ply();
+        if !input.modifiers.any() && input.key_pressed(Key::ArrowLeft) && ply > 0 {
+            actions.push(Action::StepTo(ply - 1));
+        }
+        if !input.modifiers.any() && input.key_pressed(Key::ArrowRight) && state.game().redo_moves().next().is_some() {
+            actions.push(Action::StepTo(ply + 1));
         }
         actions
     })

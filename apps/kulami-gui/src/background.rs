@@ -7,9 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
-use kulami_ai::analysis::{Hint, hints};
+use kulami_ai::analysis::{Hint, MoveReview, analyse, hints};
 use kulami_ai::{Engine, EngineOptions, Level, Limits};
-use kulami_core::{Cell, Position, Scoring};
+use kulami_core::{Cell, Game, Position, Scoring};
+
+use crate::state::Action;
 
 /// One piece of work on its own thread, for the position with these moves.
 pub struct Task<T> {
@@ -28,6 +30,12 @@ impl<T: Send + 'static> Task<T> {
             let _ = sender.send(work(&flag));
         });
         Task { moves: position.moves().to_vec(), receiver, cancel }
+    }
+
+    /// The moves of the position the task was made for.
+    #[must_use]
+    pub fn moves(&self) -> &[Cell] {
+        &self.moves
     }
 
     /// Whether the task was made for `position`.
@@ -62,13 +70,32 @@ impl<T> Drop for Task<T> {
     }
 }
 
-/// The engine's move in `position` at `level`.
-pub fn engine_move(position: &Position, scoring: Scoring, level: Level, move_time: Duration) -> Task<Option<Cell>> {
+/// The engine's turn in `position` at `level`: a move, or the swap if `may_swap` and the engine
+/// would rather have the first marble.
+pub fn engine_move(
+    position: &Position,
+    scoring: Scoring,
+    level: Level,
+    move_time: Duration,
+    may_swap: bool,
+) -> Task<Option<Action>> {
     let snapshot = position.clone();
     Task::spawn(position, move |cancel| {
         let options = EngineOptions { move_time, table_megabytes: 32, ..EngineOptions::default() };
-        Engine::new(level, options).choose(&snapshot, scoring, Some(cancel)).best
+        let mut engine = Engine::new(level, options);
+        if may_swap && engine.wants_swap(&snapshot, scoring) {
+            return Some(Action::Swap);
+        }
+        engine.choose(&snapshot, scoring, Some(cancel)).best.map(Action::Place)
     })
+}
+
+/// The review of every move played so far in `game`.
+pub fn analysis(game: &Game) -> Task<Vec<MoveReview>> {
+    let start = Position::new(Arc::clone(game.position().layout()));
+    let moves = game.position().moves().to_vec();
+    let scoring = game.scoring();
+    Task::spawn(game.position(), move |_| analyse(&start, &moves, scoring, Limits::time(Duration::from_millis(150))))
 }
 
 /// The three strongest holes in `position`.

@@ -22,6 +22,8 @@ pub struct View<'a> {
     pub hints: &'a [Cell],
     /// Draw the largest groups and the lines (the end-of-game summary).
     pub summary: bool,
+    /// A marble still dropping into its hole, and how far it is (0 to 1).
+    pub fresh_marble: Option<(Cell, f32)>,
 }
 
 /// Draws `position` filling the space available and returns the hole clicked this frame, if any.
@@ -81,7 +83,14 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
         let radius = cell_size * 0.3;
         let occupant = position.color_at(cell);
         match occupant {
-            Some(color) => draw_marble(&painter, center, radius, color),
+            Some(color) => {
+                // A new marble grows from the hole to full size, easing out.
+                let scale = match view.fresh_marble {
+                    Some((fresh, progress)) if fresh == cell => 1.0 - (1.0 - progress.clamp(0.0, 1.0)).powi(3),
+                    _ => 1.0,
+                };
+                draw_marble(&painter, center, radius * (0.35 + 0.65 * scale), color);
+            }
             None => {
                 painter.circle_filled(center, radius * 0.8, HOLE);
                 if legal.contains(cell) {

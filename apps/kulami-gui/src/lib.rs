@@ -5,12 +5,19 @@
 //! - [`background`]: the engine's moves and the hints on their own threads.
 //! - [`board_view`]: draws a position and reports the hole clicked.
 //! - [`rules_view`]: how to play, with small example boards.
+//! - [`editor`] and [`editor_view`]: the board editor's state and its window.
+//! - [`analysis_view`]: the graph of a game's analysis.
+//! - [`files`]: game records and boards on disk, written atomically.
 //! - [`saved`]: the game and settings kept between runs.
 //! - [`app`]: the window that puts them together.
 
+pub mod analysis_view;
 pub mod app;
 pub mod background;
 pub mod board_view;
+pub mod editor;
+pub mod editor_view;
+pub mod files;
 pub mod rules_view;
 pub mod saved;
 pub mod state;

@@ -6,7 +6,7 @@ use kulami_core::{Color, Game, GameRecord};
 use kulami_layouts::Shape;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{BoardChoice, GameState, Seat};
+use crate::state::{BoardChoice, GameState, Options, Seat};
 
 /// The storage key.
 pub const KEY: &str = "kulami";
@@ -20,21 +20,51 @@ pub struct Saved {
     seats: [String; 2],
     hints: bool,
     guide: bool,
+    /// Saves from before the swap option have none.
+    #[serde(default)]
+    swap_allowed: bool,
     /// The game so far.
     record: GameRecord,
     /// Level 5's time per move, in milliseconds.
     pub move_time_ms: u64,
     /// Pause between moves of engine games, in milliseconds.
     pub watch_delay_ms: u64,
+    /// The soft turn clock in seconds, 0 for none (30 in saves from before the clock).
+    #[serde(default = "default_turn_seconds")]
+    pub turn_seconds: u64,
+}
+
+fn default_turn_seconds() -> u64 {
+    Settings::default().turn_seconds
+}
+
+impl Default for Settings {
+    /// One second per move, half a second between engine moves, a 30-second clock.
+    fn default() -> Settings {
+        Settings { move_time_ms: 1000, watch_delay_ms: 500, turn_seconds: 30 }
+    }
+}
+
+/// The window's own settings, saved beside the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Level 5's time per move, in milliseconds.
+    pub move_time_ms: u64,
+    /// Pause between moves of engine games, in milliseconds.
+    pub watch_delay_ms: u64,
+    /// The soft turn clock in seconds, 0 for none.
+    pub turn_seconds: u64,
 }
 
 impl Saved {
-    /// Captures `state` and the timing settings.
+    /// Captures `state` and the window's settings.
     #[must_use]
-    pub fn capture(state: &GameState, move_time_ms: u64, watch_delay_ms: u64) -> Saved {
+    pub fn capture(state: &GameState, settings: Settings) -> Saved {
         let board = match state.board() {
             BoardChoice::Preset(name) => format!("preset {name}"),
             BoardChoice::Random { shape, seed } => format!("random {shape} {seed}"),
+            // The record holds the layout.
+            BoardChoice::Custom(_) => "custom".to_owned(),
         };
         let seat = |color| match state.seat(color) {
             Seat::Human => "human".to_owned(),
@@ -45,9 +75,21 @@ impl Saved {
             seats: [seat(Color::Red), seat(Color::Black)],
             hints: state.hints(),
             guide: state.guide(),
+            swap_allowed: state.options().swap_allowed,
             record: state.game().record(),
-            move_time_ms,
-            watch_delay_ms,
+            move_time_ms: settings.move_time_ms,
+            watch_delay_ms: settings.watch_delay_ms,
+            turn_seconds: settings.turn_seconds,
+        }
+    }
+
+    /// The window's settings.
+    #[must_use]
+    pub fn settings(&self) -> Settings {
+        Settings {
+            move_time_ms: self.move_time_ms,
+            watch_delay_ms: self.watch_delay_ms,
+            turn_seconds: self.turn_seconds,
         }
     }
 
@@ -70,7 +112,9 @@ impl Saved {
     /// # Errors
     /// A message if the board, a seat or the game is not valid.
     pub fn restore(&self) -> Result<GameState, String> {
+        let game = Game::from_record(&self.record).map_err(|error| format!("the saved game is not valid: {error}"))?;
         let board = match self.board.split_whitespace().collect::<Vec<_>>()[..] {
+            ["custom"] => BoardChoice::Custom(std::sync::Arc::clone(game.position().layout())),
             ["preset", name] => BoardChoice::Preset(name.to_owned()),
             ["random", shape, seed] => BoardChoice::Random {
                 shape: shape.parse::<Shape>().map_err(|e| e.to_string())?,
@@ -83,11 +127,11 @@ impl Saved {
             level => level.parse().map(Seat::Engine).map_err(|e: kulami_ai::ParseLevelError| e.to_string()),
         };
         let seats = [seat(&self.seats[0])?, seat(&self.seats[1])?];
-        let game = Game::from_record(&self.record).map_err(|error| format!("the saved game is not valid: {error}"))?;
         if game.position().layout().as_ref() != &board.layout() {
             return Err("the saved game does not match its board".to_owned());
         }
-        Ok(GameState::restore(board, game, seats, self.hints, self.guide))
+        let options = Options { hints: self.hints, guide: self.guide, swap_allowed: self.swap_allowed };
+        Ok(GameState::restore(board, game, seats, options))
     }
 }
 
@@ -105,7 +149,9 @@ mod tests {
         state.apply(Action::ShowHints(true));
         let first = state.game().position().legal_moves().first().unwrap();
         state.apply(Action::Place(first));
-        let saved = Saved::capture(&state, 1500, 200);
+        state.apply(Action::AllowSwap(true));
+        let settings = Settings { move_time_ms: 1500, watch_delay_ms: 200, turn_seconds: 0 };
+        let saved = Saved::capture(&state, settings);
         let back = Saved::parse(&saved.to_text()).unwrap();
         assert_eq!(back, saved);
         let restored = back.restore().unwrap();
@@ -114,12 +160,36 @@ mod tests {
         assert_eq!(restored.seat(Color::Black), Seat::Engine(Level::Expert));
         assert!(restored.hints() && restored.guide());
         assert_eq!(restored.board(), state.board());
+        assert_eq!(restored.options(), state.options());
+        assert_eq!(back.settings(), settings);
+    }
+
+    #[test]
+    fn a_custom_board_comes_back_from_the_record() {
+        let layout = std::sync::Arc::new(kulami_core::Layout::parse("AABB/CCDD/EEFF").unwrap());
+        let state = GameState::new(BoardChoice::Custom(layout.clone()), kulami_core::Scoring::Standard);
+        let restored = Saved::parse(&Saved::capture(&state, Settings::default()).to_text()).unwrap().restore().unwrap();
+        assert_eq!(restored.board(), &BoardChoice::Custom(layout));
+    }
+
+    #[test]
+    fn saves_from_before_the_swap_and_the_clock_still_load() {
+        let mut text = Saved::capture(&GameState::default(), Settings::default()).to_text();
+        for key in ["swap_allowed", "turn_seconds"] {
+            let start = text.find(&format!(",\"{key}\"")).unwrap();
+            let end = start + 1 + text[start + 1..].find([',', '}']).unwrap();
+            text.replace_range(start..end, "");
+        }
+        assert!(!text.contains("turn_seconds"), "{text}");
+        let saved = Saved::parse(&text).unwrap();
+        assert_eq!(saved.settings().turn_seconds, 30);
+        assert!(!saved.restore().unwrap().options().swap_allowed);
     }
 
     #[test]
     fn damage_is_reported_not_fatal() {
         assert!(Saved::parse("{\"board\": 3").unwrap_err().starts_with("the saved game could not be read"));
-        let mut saved = Saved::capture(&GameState::default(), 1000, 500);
+        let mut saved = Saved::capture(&GameState::default(), Settings::default());
         saved.record.moves.push("a1".parse().unwrap());
         saved.record.moves.push("a1".parse().unwrap());
         assert!(saved.restore().unwrap_err().contains("move 2 (a1)"));

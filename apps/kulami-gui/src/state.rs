@@ -28,6 +28,8 @@ pub enum BoardChoice {
         /// Its seed: the same seed deals the same board.
         seed: u64,
     },
+    /// A board made in the editor or read from a game record.
+    Custom(Arc<Layout>),
 }
 
 impl BoardChoice {
@@ -40,6 +42,7 @@ impl BoardChoice {
                 .expect("the classic preset exists")
                 .into_layout(),
             BoardChoice::Random { shape, seed } => kulami_layouts::generate(*seed, *shape),
+            BoardChoice::Custom(layout) => layout.as_ref().clone(),
         }
     }
 
@@ -49,6 +52,7 @@ impl BoardChoice {
         match self {
             BoardChoice::Preset(name) => name.clone(),
             BoardChoice::Random { shape, seed } => format!("{shape} board, seed {seed}"),
+            BoardChoice::Custom(layout) => format!("custom board, {} tiles", layout.tiles().len()),
         }
     }
 }
@@ -76,6 +80,29 @@ pub enum Action {
     ShowGuide(bool),
     /// Stop or let the engine move (to watch engine games at one's own pace).
     Pause(bool),
+    /// Allow or forbid the swap (pie rule) after the first move.
+    AllowSwap(bool),
+    /// The second player takes the first marble as their own: the players swap colours, and
+    /// the player who opened moves next, now as black.
+    Swap,
+    /// Go to the position after this many moves of the game, taking back or replaying moves.
+    /// The engine pauses, so that the game can be looked through.
+    StepTo(usize),
+    /// Put a game read from a record on the board (its board becomes a custom one).
+    Load(Box<Game>),
+    /// Show a message (the outcome of saving or opening a file).
+    Tell(String),
+}
+
+/// The options that outlive a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Show the three strongest holes.
+    pub hints: bool,
+    /// Show the row and column guides and dim the forbidden tiles.
+    pub guide: bool,
+    /// Allow the swap (pie rule) after the first move.
+    pub swap_allowed: bool,
 }
 
 /// The game in the window, its board and the players.
@@ -87,6 +114,9 @@ pub struct GameState {
     hints: bool,
     guide: bool,
     paused: bool,
+    swap_allowed: bool,
+    /// Whether the players swapped colours in this game.
+    swapped: bool,
     /// The last action's complaint, shown until the next action.
     message: Option<String>,
 }
@@ -109,14 +139,30 @@ impl GameState {
             hints: false,
             guide: true,
             paused: false,
+            swap_allowed: false,
+            swapped: false,
             message: None,
         }
     }
 
     /// A state from its parts (a saved game).
     #[must_use]
-    pub fn restore(board: BoardChoice, game: Game, seats: [Seat; 2], hints: bool, guide: bool) -> GameState {
-        GameState { board, game, seats, hints, guide, paused: false, message: None }
+    pub fn restore(board: BoardChoice, game: Game, seats: [Seat; 2], options: Options) -> GameState {
+        let Options { hints, guide, swap_allowed } = options;
+        GameState { board, game, seats, hints, guide, paused: false, swap_allowed, swapped: false, message: None }
+    }
+
+    /// The options that outlive a game.
+    #[must_use]
+    pub fn options(&self) -> Options {
+        Options { hints: self.hints, guide: self.guide, swap_allowed: self.swap_allowed }
+    }
+
+    /// Whether the side to move may swap colours now: the swap is allowed, exactly one marble
+    /// is down, and nobody swapped yet.
+    #[must_use]
+    pub fn can_swap(&self) -> bool {
+        self.swap_allowed && !self.swapped && self.game.position().ply() == 1
     }
 
     /// Shows `message` until the next action.
@@ -216,11 +262,43 @@ impl GameState {
             Action::ShowHints(on) => self.hints = on,
             Action::ShowGuide(on) => self.guide = on,
             Action::Pause(on) => self.paused = on,
+            Action::AllowSwap(on) => self.swap_allowed = on,
+            Action::Swap => {
+                if self.can_swap() {
+                    self.seats.swap(0, 1);
+                    self.swapped = true;
+                    self.message = Some("Colours swapped: the first marble is now the second player's.".into());
+                } else {
+                    self.message = Some("A swap is only possible right after the first move.".into());
+                }
+            }
+            Action::StepTo(ply) => {
+                while self.game.position().ply() > ply && self.game.undo().is_some() {}
+                while self.game.position().ply() < ply && self.game.redo().is_some() {}
+                if self.seats.iter().any(|&seat| seat != Seat::Human) && !self.game.position().is_game_over() {
+                    self.paused = true;
+                }
+            }
+            Action::Tell(message) => self.message = Some(message),
+            Action::Load(game) => {
+                self.board = BoardChoice::Custom(Arc::clone(game.position().layout()));
+                self.game = *game;
+                self.swapped = false;
+            }
+        }
+        // Taking back the first move takes back the swap that answered it.
+        if self.swapped && self.game.position().ply() == 0 {
+            self.seats.swap(0, 1);
+            self.swapped = false;
         }
     }
 
     fn restart(&mut self, scoring: Scoring) {
         self.game = Game::new(Arc::new(self.board.layout()), scoring);
+        if self.swapped {
+            self.seats.swap(0, 1);
+            self.swapped = false;
+        }
     }
 }
 
@@ -249,6 +327,55 @@ mod tests {
         assert!(state.human_to_move());
         state.apply(Action::Undo);
         assert_eq!(state.message(), Some("Nothing to undo."));
+    }
+
+    #[test]
+    fn swap_exchanges_the_seats_once_and_only_after_the_first_move() {
+        let mut state = GameState::default();
+        state.apply(Action::Seat(Color::Black, Seat::Engine(Level::Club)));
+        state.apply(Action::Swap);
+        assert!(state.message().unwrap().contains("only possible"), "swap is off by default");
+        state.apply(Action::AllowSwap(true));
+        assert!(!state.can_swap(), "no marble yet");
+        state.apply(Action::Place("d4".parse().unwrap()));
+        assert!(state.can_swap());
+        state.apply(Action::Swap);
+        assert_eq!(state.seat(Color::Red), Seat::Engine(Level::Club));
+        assert_eq!(state.seat(Color::Black), Seat::Human);
+        assert!(state.human_to_move() && !state.can_swap());
+        state.apply(Action::Swap);
+        assert_eq!(state.seat(Color::Black), Seat::Human, "a second swap is refused");
+        // Taking back the first marble takes back the swap.
+        state.apply(Action::StepTo(0));
+        assert_eq!(state.seat(Color::Red), Seat::Human);
+        assert_eq!(state.seat(Color::Black), Seat::Engine(Level::Club));
+    }
+
+    #[test]
+    fn stepping_through_the_game_pauses_the_engine_and_keeps_the_moves() {
+        let mut state = GameState::default();
+        for cell in ["d4", "d7", "g7"] {
+            state.apply(Action::Place(cell.parse().unwrap()));
+        }
+        state.apply(Action::Seat(Color::Black, Seat::Engine(Level::Club)));
+        state.apply(Action::StepTo(1));
+        assert_eq!(state.game().position().ply(), 1);
+        assert!(state.paused() && state.engine_to_move().is_none());
+        state.apply(Action::StepTo(3));
+        assert_eq!(kulami_core::notation::format_moves(state.game().position().moves()), "d4 d7 g7");
+        state.apply(Action::StepTo(10));
+        assert_eq!(state.game().position().ply(), 3, "no further than the moves there are");
+    }
+
+    #[test]
+    fn a_loaded_game_brings_its_board() {
+        let record = kulami_core::GameRecord::from_text("layout: AABB/CCDD/EEFF\nmoves: a1 a3\n").unwrap();
+        let mut state = GameState::default();
+        state.apply(Action::Load(Box::new(Game::from_record(&record).unwrap())));
+        assert_eq!(state.game().position().ply(), 2);
+        assert_eq!(state.board().describe(), "custom board, 6 tiles");
+        state.apply(Action::NewGame);
+        assert_eq!(state.game().position().layout().to_one_line(), "AABB/CCDD/EEFF");
     }
 
     #[test]

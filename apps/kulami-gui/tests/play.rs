@@ -98,6 +98,17 @@ fn a_game_played_by_clicks_reaches_its_end() {
         })
         .count();
     harness.get_by_label(&format!("Tiles won: red {red}, black {black}, tied {}", tiles - red - black));
+
+    // The analysis runs off the UI thread and then shows the costliest moves; clicking one goes
+    // to the position before it.
+    click(&mut harness, "Analyse the game");
+    wait_until(&mut harness, |app| app.state().game().position().is_game_over() && !app.analysing());
+    harness.get_by_label("Costliest moves");
+    let mistake = harness.query_all_by_label_contains(" lost ").next().map(|node| label_of(&node));
+    let mistake = mistake.expect("first-legal-hole play makes mistakes");
+    let number: usize = mistake["Move ".len()..mistake.find(':').unwrap()].parse().unwrap();
+    click(&mut harness, &mistake);
+    assert_eq!(harness.state().state().game().position().ply(), number - 1);
 }
 
 /// Steps the window until `done` holds (the engine works on another thread), for at most 10 s.
@@ -193,6 +204,91 @@ fn the_game_in_progress_survives_a_restart_and_damage_is_reported() {
     assert!(fresh.state().game().position().moves().is_empty());
     assert!(fresh.state().message().unwrap().starts_with("the saved game could not be read"));
     assert!(KulamiApp::new(None).state().message().is_none());
+}
+
+#[test]
+fn stepping_through_the_moves() {
+    let mut harness = harness();
+    for hole in ["d4", "d7", "g7"] {
+        click(&mut harness, &format!("{hole} empty, legal"));
+    }
+    click(&mut harness, "Step back");
+    assert_eq!(moves(&harness), "d4 d7");
+    click(&mut harness, "1. d4");
+    assert_eq!(moves(&harness), "d4");
+    click(&mut harness, "Last move");
+    assert_eq!(moves(&harness), "d4 d7 g7");
+    click(&mut harness, "First move");
+    assert_eq!(moves(&harness), "");
+    harness.get_by_label("3. g7");
+    // A move played now replaces the ones taken back.
+    click(&mut harness, "e5 empty, legal");
+    assert!(harness.query_by_label("3. g7").is_none());
+}
+
+#[test]
+fn the_second_player_may_swap_colours() {
+    let mut harness = harness();
+    click(&mut harness, "Swap after the first move (pie rule)");
+    click(&mut harness, "d4 empty, legal");
+    click(&mut harness, "Swap colours");
+    harness.get_by_label("Colours swapped: the first marble is now the second player's.");
+    assert!(harness.query_by_label("Swap colours").is_none(), "only once");
+    // Against the engine: it opened as red, the person swaps and the engine answers as black.
+    click(&mut harness, "New game");
+    choose(&mut harness, "Red player", "Engine, level 1");
+    wait_until(&mut harness, |app| app.state().game().position().ply() == 1);
+    click(&mut harness, "Swap colours");
+    assert_eq!(harness.state().state().seat(kulami_core::Color::Red), kulami_gui::state::Seat::Human);
+    wait_until(&mut harness, |app| app.state().game().position().ply() == 2);
+    harness.get_by_label("Red to move");
+}
+
+#[test]
+fn games_save_to_and_open_from_record_files() {
+    let dir = std::env::temp_dir().join(format!("kulami-gui-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.txt");
+    let mut harness = harness();
+    harness.get_by_label("Game file").focus();
+    harness.run_steps(2);
+    // Replace the field's text: select all, then type.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.get_by_label("Game file").type_text(path.to_str().unwrap());
+    harness.run_steps(2);
+    click(&mut harness, "d4 empty, legal");
+    click(&mut harness, "d7 empty, legal");
+    click(&mut harness, "Save game");
+    harness.get_by_label(&format!("Game saved to {}.", path.display()));
+    click(&mut harness, "New game");
+    click(&mut harness, "Open game");
+    assert_eq!(moves(&harness), "d4 d7");
+
+    std::fs::write(&path, "layout: AABB\nmoves: a1 b1 a1\n").unwrap();
+    click(&mut harness, "Open game");
+    assert_eq!(moves(&harness), "d4 d7", "a damaged file changes nothing");
+    harness.get_by_label_contains("the game on the board is kept");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_board_made_in_the_editor_can_be_played() {
+    let mut harness = harness();
+    click(&mut harness, "Edit board");
+    harness.get_by_label_contains("A valid board: 17 tiles, 64 holes, the standard set");
+    click(&mut harness, "Clear");
+    harness.get_by_label("the layout has no tiles");
+    // Two 2x3 tiles side by side, then a 2x2 below.
+    click(&mut harness, "frame a1 free");
+    click(&mut harness, "frame d1 free");
+    click(&mut harness, "2x2 (0/5)");
+    click(&mut harness, "frame a3 free");
+    harness.get_by_label_contains("A valid board: 3 tiles, 16 holes");
+    click(&mut harness, "Play on this board");
+    let layout = harness.state().state().game().position().layout().clone();
+    assert_eq!(layout.to_one_line(), "AAABBB/AAABBB/CC..../CC....");
+    assert!(harness.state().editor().is_none(), "the editor closes");
+    harness.get_by_label("a3 empty, legal");
 }
 
 #[test]
