@@ -4,6 +4,7 @@
 //!   errors, and every test of the workspace.
 
 mod ci;
+mod puzzles;
 
 use std::process::{Command, ExitCode};
 
@@ -15,6 +16,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci::run(),
+        Some("puzzles") => puzzles::run(args.get(1).is_some_and(|a| a == "--check")),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -31,10 +33,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// The workspace root.
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_owned()
+}
+
 /// Runs `cargo` with `args` from the workspace root, failing if it fails.
 fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().context("xtask lives in the workspace")?;
+    let root = root();
     eprintln!("$ cargo {}", args.join(" "));
     let status = Command::new(cargo).args(args).current_dir(root).status().context("cannot run cargo")?;
     if !status.success() {

@@ -10,6 +10,7 @@ mod layout_cmd;
 mod match_cmd;
 mod output;
 mod play;
+mod puzzle_cmd;
 mod render;
 mod rules_cmd;
 
@@ -45,6 +46,8 @@ enum Command {
     Analyse(ai_cmd::AnalyseArgs),
     /// Play a match between two players (built-in levels or external engines).
     Match(match_cmd::MatchArgs),
+    /// The daily puzzle: find the best move (`--answer` checks one).
+    Puzzle(puzzle_cmd::PuzzleArgs),
     /// Boards: list, show, generate, validate and measure them.
     #[command(subcommand)]
     Layout(layout_cmd::LayoutCommand),
@@ -77,6 +80,11 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Hint(args) => ai_cmd::hint(&args),
         Command::Analyse(args) => ai_cmd::analyse_game(&args),
+        Command::Puzzle(args) => match puzzle_cmd::run(&args) {
+            // A wrong answer is an answer, not an error: the verdict is on stdout.
+            Ok(false) => return ExitCode::FAILURE,
+            other => other.map(drop),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

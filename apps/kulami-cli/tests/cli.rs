@@ -316,3 +316,32 @@ fn play_against_the_engine() {
     let both_engines = with_input(&["play", "--red", "2", "--black", "1", "--layout", "easy"], "");
     assert!(stdout(&both_engines).contains("winner:"));
 }
+
+#[test]
+fn the_daily_puzzle_is_the_same_for_the_same_date_and_judges_answers() {
+    let puzzle = json(&["puzzle", "--date", "2026-11-30", "--json"]);
+    assert_eq!(puzzle, json(&["puzzle", "--date", "2026-11-30", "--json"]));
+    assert_ne!(puzzle, json(&["puzzle", "--date", "2026-12-01", "--json"]));
+    for key in ["date", "layout", "moves", "to_move", "scoring", "answer", "difficulty"] {
+        assert!(puzzle.get(key).is_some(), "no {key} in {puzzle}");
+    }
+    assert_eq!(puzzle["date"], "2026-11-30");
+    // The answer is legal in the position, and right.
+    let (layout, moves, answer) =
+        (puzzle["layout"].as_str().unwrap(), puzzle["moves"].as_str().unwrap(), puzzle["answer"].as_str().unwrap());
+    let legal = json(&["legal", "--layout", layout, "--moves", moves, "--json"]);
+    assert!(legal["legal"].as_array().unwrap().iter().any(|cell| cell == answer));
+    assert_eq!(legal["to_move"], puzzle["to_move"]);
+    let right = kulami(&["puzzle", "--date", "2026-11-30", "--answer", answer]);
+    assert_eq!(right.status.code(), Some(0));
+    assert!(stdout(&right).starts_with(&format!("Right: {answer}")));
+    // Any other legal hole is wrong: exit 1, with the refutation and the answer.
+    let other = legal["legal"].as_array().unwrap().iter().find(|cell| *cell != answer).unwrap().as_str().unwrap();
+    let wrong = kulami(&["puzzle", "--date", "2026-11-30", "--answer", other]);
+    assert_eq!(wrong.status.code(), Some(1));
+    let text = stdout(&wrong);
+    assert!(text.starts_with(&format!("Wrong: after {other} best play ends")), "{text}");
+    assert!(text.contains(&format!("{answer} was best")), "{text}");
+    assert!(fails(&["puzzle", "--date", "2026-02-30"], 2).contains("not a date"));
+    assert!(fails(&["puzzle", "--answer", "z9"], 2).contains("z9"));
+}

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod game;
 pub mod kulami;
 pub mod mcts;
+pub mod puzzle;
 pub mod search;
 pub mod stats;
 pub mod tournament;
