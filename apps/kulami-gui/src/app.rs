@@ -10,9 +10,12 @@ use kulami_core::{Cell, Color, Scoring, Winner};
 use kulami_layouts::Shape;
 
 use kulami_ai::analysis::MoveReview;
+use kulami_ai::puzzle::{Puzzle, Verdict};
+use kulami_core::notation::format_moves;
 
 use crate::background::{self, Status, Task};
 use crate::board_view;
+use crate::daily::DailyPuzzle;
 use crate::editor::Editor;
 use crate::editor_view::{self, EditorRequest};
 use crate::files;
@@ -42,6 +45,8 @@ pub struct KulamiApp {
     board_path: String,
     /// The game file field.
     game_path: String,
+    /// The daily puzzle, while its screen is shown instead of the game.
+    daily: Option<DailyPuzzle>,
     /// When the engine may move next in a game without people.
     next_engine_move: Instant,
     /// The seed field of the shuffle controls.
@@ -66,6 +71,7 @@ impl Default for KulamiApp {
             editor: None,
             board_path: "board.txt".to_owned(),
             game_path: "game.txt".to_owned(),
+            daily: None,
             next_engine_move: Instant::now(),
             seed_text: String::new(),
             shape: Shape::Square,
@@ -86,6 +92,7 @@ impl KulamiApp {
                 app.state = state;
                 let settings = saved.settings();
                 app.settings = Settings {
+                    streak: settings.streak,
                     move_time_ms: settings.move_time_ms.clamp(100, 10_000),
                     watch_delay_ms: settings.watch_delay_ms.min(3_000),
                     turn_seconds: settings.turn_seconds.min(600),
@@ -105,6 +112,12 @@ impl KulamiApp {
     /// Carries out `action` as if the player had asked for it (for the command line and tests).
     pub fn apply(&mut self, action: Action) {
         self.state.apply(action);
+    }
+
+    /// The daily puzzle, while its screen is shown.
+    #[must_use]
+    pub fn daily(&self) -> Option<&DailyPuzzle> {
+        self.daily.as_ref()
     }
 
     /// The board editor, if open.
@@ -135,6 +148,10 @@ impl KulamiApp {
         self.editor_window(ui, &mut actions);
         self.analysis_window(ui, &mut actions);
         let (fresh_marble, animating) = self.follow_turn();
+        if self.daily.is_some() {
+            self.daily_screen(ui);
+            return;
+        }
         egui::Panel::right("side").min_size(280.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui, &mut actions));
         });
@@ -172,6 +189,49 @@ impl KulamiApp {
         match position.last_move() {
             Some(cell) if progress < 1.0 => (Some((cell, progress)), true),
             _ => (None, false),
+        }
+    }
+
+    /// The daily puzzle in place of the game: its board, the verdict on the first answer and
+    /// the streak.
+    fn daily_screen(&mut self, ui: &mut Ui) {
+        let Some(daily) = &mut self.daily else { return };
+        let puzzle = daily.puzzle();
+        let position = daily.position();
+        let mut back = false;
+        egui::Panel::right("puzzle side").min_size(280.0).show(ui, |ui| {
+            ui.heading("Daily puzzle");
+            ui.label(format!("{}, difficulty {}/5", daily.date(), puzzle.difficulty));
+            ui.label(format!("Scoring: {}", scoring_name(puzzle.scoring)));
+            let side = puzzle.position().side_to_move();
+            ui.label(RichText::new(format!("{} to move: find the best move.", title(side))).strong());
+            let today = kulami_ai::puzzle::Date::today().days();
+            ui.label(format!("Streak: {} days", self.settings.streak.current(today)));
+            ui.separator();
+            match daily.answered() {
+                None => {
+                    ui.label("Click a hole to answer. Only the first try counts.");
+                }
+                Some((cell, verdict)) => {
+                    let (text, line) = puzzle_verdict(*cell, verdict, puzzle);
+                    ui.label(RichText::new(text).strong().size(16.0));
+                    ui.label(line);
+                }
+            }
+            ui.separator();
+            back = ui.button("Back to the game").clicked();
+        });
+        let clicked = egui::CentralPanel::default()
+            .show(ui, |ui| {
+                let view = board_view::View { guide: true, hints: &[], summary: false, fresh_marble: None };
+                board_view::show(ui, &position, &view)
+            })
+            .inner;
+        if let Some(cell) = clicked {
+            daily.answer(cell, &mut self.settings.streak);
+        }
+        if back {
+            self.daily = None;
         }
     }
 
@@ -308,6 +368,9 @@ impl KulamiApp {
             ui.heading("Kulami");
             if ui.button("How to play").clicked() {
                 self.rules_open = true;
+            }
+            if ui.button("Daily puzzle").clicked() {
+                self.daily = Some(DailyPuzzle::new(kulami_ai::puzzle::Date::today()));
             }
         });
         ui.label(self.state.board().describe());
@@ -579,6 +642,19 @@ impl eframe::App for KulamiApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         storage.set_string(saved::KEY, Saved::capture(&self.state, self.settings).to_text());
+    }
+}
+
+/// The verdict on a puzzle answer, and the line that shows why.
+fn puzzle_verdict(cell: Cell, verdict: &Verdict, puzzle: &Puzzle) -> (String, String) {
+    let solution = format!("{} ends {:+}: {}", puzzle.answer, puzzle.margin, format_moves(&puzzle.variation));
+    match verdict {
+        Verdict::Right => (format!("Right: {cell} is the best move."), format!("The line: {solution}")),
+        Verdict::Wrong { refutation, margin } => (
+            format!("Wrong: {cell} ends {margin:+} with best play."),
+            format!("The refutation: {}. Best was {solution}", format_moves(refutation)),
+        ),
+        Verdict::Illegal(error) => (format!("{cell} is not a legal move: {error}."), "Try another hole.".to_owned()),
     }
 }
 

@@ -8,6 +8,7 @@
 //! - [`editor`] and [`editor_view`]: the board editor's state and its window.
 //! - [`analysis_view`]: the graph of a game's analysis.
 //! - [`files`]: game records and boards on disk, written atomically.
+//! - [`daily`]: the daily puzzle screen's state and the streak.
 //! - [`saved`]: the game and settings kept between runs.
 //! - [`app`]: the window that puts them together.
 
@@ -15,6 +16,7 @@ pub mod analysis_view;
 pub mod app;
 pub mod background;
 pub mod board_view;
+pub mod daily;
 pub mod editor;
 pub mod editor_view;
 pub mod files;

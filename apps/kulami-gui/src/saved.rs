@@ -6,6 +6,7 @@ use kulami_core::{Color, Game, GameRecord};
 use kulami_layouts::Shape;
 use serde::{Deserialize, Serialize};
 
+use crate::daily::Streak;
 use crate::state::{BoardChoice, GameState, Options, Seat};
 
 /// The storage key.
@@ -32,6 +33,11 @@ pub struct Saved {
     /// The soft turn clock in seconds, 0 for none (30 in saves from before the clock).
     #[serde(default = "default_turn_seconds")]
     pub turn_seconds: u64,
+    /// The daily puzzle streak: its length and the day number of its last solve.
+    #[serde(default)]
+    streak_days: u32,
+    #[serde(default)]
+    streak_last_solved: Option<i64>,
 }
 
 fn default_turn_seconds() -> u64 {
@@ -39,15 +45,17 @@ fn default_turn_seconds() -> u64 {
 }
 
 impl Default for Settings {
-    /// One second per move, half a second between engine moves, a 30-second clock.
+    /// One second per move, half a second between engine moves, a 30-second clock, no streak.
     fn default() -> Settings {
-        Settings { move_time_ms: 1000, watch_delay_ms: 500, turn_seconds: 30 }
+        Settings { streak: Streak::default(), move_time_ms: 1000, watch_delay_ms: 500, turn_seconds: 30 }
     }
 }
 
-/// The window's own settings, saved beside the game.
+/// The window's own settings and the puzzle streak, saved beside the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
+    /// The daily puzzle streak.
+    pub streak: Streak,
     /// Level 5's time per move, in milliseconds.
     pub move_time_ms: u64,
     /// Pause between moves of engine games, in milliseconds.
@@ -80,6 +88,8 @@ impl Saved {
             move_time_ms: settings.move_time_ms,
             watch_delay_ms: settings.watch_delay_ms,
             turn_seconds: settings.turn_seconds,
+            streak_days: settings.streak.days,
+            streak_last_solved: settings.streak.last_solved,
         }
     }
 
@@ -87,6 +97,7 @@ impl Saved {
     #[must_use]
     pub fn settings(&self) -> Settings {
         Settings {
+            streak: Streak { days: self.streak_days, last_solved: self.streak_last_solved },
             move_time_ms: self.move_time_ms,
             watch_delay_ms: self.watch_delay_ms,
             turn_seconds: self.turn_seconds,
@@ -150,7 +161,8 @@ mod tests {
         let first = state.game().position().legal_moves().first().unwrap();
         state.apply(Action::Place(first));
         state.apply(Action::AllowSwap(true));
-        let settings = Settings { move_time_ms: 1500, watch_delay_ms: 200, turn_seconds: 0 };
+        let streak = Streak { days: 4, last_solved: Some(20_000) };
+        let settings = Settings { streak, move_time_ms: 1500, watch_delay_ms: 200, turn_seconds: 0 };
         let saved = Saved::capture(&state, settings);
         let back = Saved::parse(&saved.to_text()).unwrap();
         assert_eq!(back, saved);
@@ -175,7 +187,7 @@ mod tests {
     #[test]
     fn saves_from_before_the_swap_and_the_clock_still_load() {
         let mut text = Saved::capture(&GameState::default(), Settings::default()).to_text();
-        for key in ["swap_allowed", "turn_seconds"] {
+        for key in ["swap_allowed", "turn_seconds", "streak_days", "streak_last_solved"] {
             let start = text.find(&format!(",\"{key}\"")).unwrap();
             let end = start + 1 + text[start + 1..].find([',', '}']).unwrap();
             text.replace_range(start..end, "");
@@ -183,6 +195,7 @@ mod tests {
         assert!(!text.contains("turn_seconds"), "{text}");
         let saved = Saved::parse(&text).unwrap();
         assert_eq!(saved.settings().turn_seconds, 30);
+        assert_eq!(saved.settings().streak, Streak::default());
         assert!(!saved.restore().unwrap().options().swap_allowed);
     }
 

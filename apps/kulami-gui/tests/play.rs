@@ -292,6 +292,24 @@ fn a_board_made_in_the_editor_can_be_played() {
 }
 
 #[test]
+fn the_daily_puzzle_judges_the_first_click_and_counts_the_streak() {
+    let mut harness = harness();
+    click(&mut harness, "Daily puzzle");
+    harness.get_by_label("Streak: 0 days");
+    let puzzle = harness.state().daily().expect("the puzzle screen is shown").puzzle();
+    let answer = puzzle.answer;
+    // A hole with a marble is no answer; the answer is.
+    click(&mut harness, &format!("{} {}", puzzle.moves[0], puzzle.position().color_at(puzzle.moves[0]).unwrap()));
+    harness.get_by_label("Try another hole.");
+    click(&mut harness, &format!("{answer} empty, legal"));
+    harness.get_by_label(&format!("Right: {answer} is the best move."));
+    harness.get_by_label("Streak: 1 days");
+    click(&mut harness, "Back to the game");
+    assert!(harness.state().daily().is_none());
+    harness.get_by_label("Red to move");
+}
+
+#[test]
 fn how_to_play_opens_with_example_boards() {
     let mut harness = harness();
     click(&mut harness, "How to play");
