@@ -2,21 +2,38 @@
 //!
 //! - `ci`: what CI runs, and what to run before pushing: formatting, clippy with warnings as
 //!   errors, and every test of the workspace.
+//! - `dist`: release archives with checksums under `target/dist`.
+//! - `layouts`, `puzzles`: the checked-in data, made or checked (`--check`, also run by tests).
+//! - `screenshots`: the README's pictures of the real window.
 
 mod ci;
+mod dist;
+mod layouts;
 mod puzzles;
+mod screenshots;
 
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context as _, bail};
 
-const USAGE: &str = "usage: cargo xtask <task>\n\ntasks:\n  ci    fmt check, clippy (warnings are errors), all tests";
+const USAGE: &str = "usage: cargo xtask <task> [--check]
+
+tasks:
+  ci                  fmt check, clippy (warnings are errors), all tests
+  dist                release builds packed with the docs into target/dist, with checksums
+  layouts [--check]   put every layout file in canonical form (--check: fail instead)
+  puzzles [--check]   make the puzzle bank from its seeds (--check: fail if stale)
+  screenshots         the README's screenshots of the real window, under Xvfb";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let check = args.iter().skip(1).any(|arg| arg == "--check");
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci::run(),
-        Some("puzzles") => puzzles::run(args.get(1).is_some_and(|a| a == "--check")),
+        Some("dist") => dist::run(),
+        Some("layouts") => layouts::run(check),
+        Some("puzzles") => puzzles::run(check),
+        Some("screenshots") => screenshots::run(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -46,6 +46,14 @@ impl BoardChoice {
         }
     }
 
+    /// The preset with this layout, if there is one, else a custom board.
+    #[must_use]
+    pub fn of_layout(layout: &Arc<Layout>) -> BoardChoice {
+        kulami_layouts::preset_names()
+            .find(|name| kulami_layouts::preset(name).is_some_and(|board| board.layout() == layout.as_ref()))
+            .map_or_else(|| BoardChoice::Custom(Arc::clone(layout)), |name| BoardChoice::Preset(name.to_owned()))
+    }
+
     /// A short description for the window.
     #[must_use]
     pub fn describe(&self) -> String {
@@ -281,7 +289,7 @@ impl GameState {
             }
             Action::Tell(message) => self.message = Some(message),
             Action::Load(game) => {
-                self.board = BoardChoice::Custom(Arc::clone(game.position().layout()));
+                self.board = BoardChoice::of_layout(game.position().layout());
                 self.game = *game;
                 self.swapped = false;
             }
@@ -376,6 +384,10 @@ mod tests {
         assert_eq!(state.board().describe(), "custom board, 6 tiles");
         state.apply(Action::NewGame);
         assert_eq!(state.game().position().layout().to_one_line(), "AABB/CCDD/EEFF");
+        // A preset's board is known by its name.
+        let classic = kulami_layouts::preset("classic").unwrap().into_layout();
+        state.apply(Action::Load(Box::new(Game::new(Arc::new(classic), Scoring::Standard))));
+        assert_eq!(state.board(), &BoardChoice::Preset("classic".into()));
     }
 
     #[test]
