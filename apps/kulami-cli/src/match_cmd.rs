@@ -21,7 +21,7 @@ use crate::output::outln;
 /// Arguments of `kulami match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The first player (A): a level 1-5, `baseline`, or `cmd:<engine command line>`.
+    /// The first player (A): a level 1-5, `baseline`, `mcts` or `cmd:<engine command line>`.
     player_a: PlayerSpec,
     /// The second player (B), likewise.
     player_b: PlayerSpec,

@@ -1,7 +1,4 @@
-//! Search for Kulami: alpha-beta with an exact endgame solver, levels, hints and analysis.
-//!
-//! The search is written against [`SearchGame`] so other two-player games can reuse it;
-//! [`KulamiState`] is Kulami's implementation and [`KulamiEvaluator`] its evaluation.
+#![doc = include_str!("../README.md")]
 
 pub mod analysis;
 pub mod baseline;

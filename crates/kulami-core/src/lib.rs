@@ -1,30 +1,4 @@
-//! The rules of Kulami, fast enough for deep search.
-//!
-//! - [`Layout`]: a validated board (tiles in the 10x10 frame), parsed from layout text.
-//! - [`Position`]: marbles on a board; [`Position::legal_moves`] as a [`CellSet`] bitboard,
-//!   checked [`Position::play`], and [`Position::play_unchecked`]/[`Position::undo`] for search.
-//! - [`Position::score`]: the standard score and the Biggest Area and Lines variants.
-//! - [`Game`] (undo and redo) and [`GameRecord`] (text, serde and binary forms).
-//!
-//! No I/O, no threads, no randomness: everything here is a pure function of its input, and input
-//! from outside (layout text, cell names, move lists, records) gets an error, never a panic.
-//!
-//! ```
-//! use std::sync::Arc;
-//! use kulami_core::{Layout, Position, Scoring};
-//!
-//! let layout = Arc::new(Layout::parse(
-//!     "AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO",
-//! ).unwrap());
-//! let mut position = Position::new(layout);
-//! // Each side plays its first legal hole until the game ends.
-//! while let Some(cell) = position.legal_moves().first() {
-//!     position.play(cell).unwrap();
-//! }
-//! let score = position.score(Scoring::Both);
-//! println!("{position}\n{score}");
-//! assert!(position.is_game_over());
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod cell;
 mod draw;

@@ -1,18 +1,4 @@
-//! Kulami boards: the standard tile set, named presets and layout files.
-//!
-//! A layout file is layout text (see `formats.md`) with an optional header of `# key: value`
-//! comment lines before the board: `name`, `description` and `marbles` (per player). Other
-//! programs read it as plain layout text, since comments are part of that format.
-//!
-//! ```
-//! use kulami_layouts::{Board, preset};
-//! let classic = preset("classic").unwrap();
-//! assert_eq!(classic.layout().marbles_per_player(), 28);
-//! assert!(classic.layout().uses_standard_set());
-//!
-//! let board = Board::parse("# name: tiny\n# marbles: 2\nAABB\n").unwrap();
-//! assert_eq!((board.name(), board.layout().marbles_per_player()), (Some("tiny"), 2));
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod generate;
 pub mod playability;
