@@ -20,8 +20,8 @@ pub struct HintArgs {
     #[arg(long)]
     scoring: Option<Scoring>,
     /// Thinking time in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    #[arg(long, default_value = "1000", value_parser = kulami_cli::protocol::parse_move_time)]
+    movetime: Duration,
     /// How many moves to suggest.
     #[arg(long, default_value_t = 3)]
     count: usize,
@@ -39,8 +39,8 @@ pub struct AnalyseArgs {
     #[arg(long)]
     scoring: Option<Scoring>,
     /// Thinking time per move, in milliseconds.
-    #[arg(long, default_value_t = 300)]
-    movetime: u64,
+    #[arg(long, default_value = "300", value_parser = kulami_cli::protocol::parse_move_time)]
+    movetime: Duration,
     /// How many of the costliest moves to list.
     #[arg(long, default_value_t = 3)]
     worst: usize,
@@ -67,14 +67,9 @@ struct HintsJson {
     hints: Vec<HintJson>,
 }
 
-fn limits(movetime: u64) -> anyhow::Result<Limits> {
-    anyhow::ensure!(movetime > 0, "--movetime must be at least 1 ms");
-    Ok(Limits::time(Duration::from_millis(movetime)))
-}
-
 pub fn hint(args: &HintArgs) -> anyhow::Result<()> {
     let (position, scoring) = args.position.position_and_scoring(args.scoring)?;
-    let found = hints(&position, scoring, limits(args.movetime)?, args.count);
+    let found = hints(&position, scoring, Limits::time(args.movetime), args.count);
     if args.json {
         let hints = found
             .iter()
@@ -108,7 +103,7 @@ struct ReviewJson {
 pub fn analyse_game(args: &AnalyseArgs) -> anyhow::Result<()> {
     let (end, scoring) = args.position.position_and_scoring(args.scoring)?;
     let start = Position::new(end.layout().clone());
-    let reviews = analyse(&start, end.moves(), scoring, limits(args.movetime)?);
+    let reviews = analyse(&start, end.moves(), scoring, Limits::time(args.movetime));
     let mut worst: Vec<_> = reviews.iter().filter(|r| r.loss > 0).collect();
     worst.sort_by_key(|r| std::cmp::Reverse(r.loss));
     worst.truncate(args.worst);

@@ -51,13 +51,7 @@ impl PositionArgs {
 
 /// Reads a game record's text form and replays it.
 pub fn read_record(path: &std::path::Path) -> anyhow::Result<Game> {
-    let size = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?.len();
-    anyhow::ensure!(
-        size <= MAX_RECORD_BYTES,
-        "{} is {size} bytes; a game record is at most {MAX_RECORD_BYTES}",
-        path.display()
-    );
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = kulami_layouts::read_text(path, MAX_RECORD_BYTES)?;
     let record = GameRecord::from_text(&text).with_context(|| path.display().to_string())?;
     Game::from_record(&record).with_context(|| path.display().to_string())
 }

@@ -44,8 +44,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
     /// Time per move of level 5, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    #[arg(long, default_value = "1000", value_parser = kulami_cli::protocol::parse_move_time)]
+    movetime: Duration,
     /// Search threads of each level-5 engine.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -142,16 +142,12 @@ fn boards(args: &MatchArgs) -> anyhow::Result<Vec<Arc<Layout>>> {
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    if args.concurrency == 0 || args.movetime == 0 || args.threads == 0 {
-        bail!("--concurrency, --movetime and --threads must be at least 1");
+    if args.concurrency == 0 || args.threads == 0 {
+        bail!("--concurrency and --threads must be at least 1");
     }
     let plan = MatchPlan { boards: boards(args)?, scoring: args.scoring, concurrency: args.concurrency };
-    let options = EngineOptions {
-        move_time: Duration::from_millis(args.movetime),
-        threads: args.threads,
-        ..EngineOptions::default()
-    };
-    let timeout = Duration::from_millis(args.movetime) * 10 + Duration::from_secs(10);
+    let options = EngineOptions { move_time: args.movetime, threads: args.threads, ..EngineOptions::default() };
+    let timeout = args.movetime * 10 + Duration::from_secs(10);
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
     let sprt = match args.sprt[..] {
         [elo0, elo1] if elo0 < elo1 => Some((elo0, elo1)),

@@ -42,8 +42,8 @@ pub struct PlayArgs {
     #[arg(long, default_value = "human")]
     black: Seat,
     /// The engine's thinking time per move at level 5, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    #[arg(long, default_value = "1000", value_parser = kulami_cli::protocol::parse_move_time)]
+    movetime: Duration,
     /// A preset name, a layout file, or layout text on one line.
     #[arg(long, default_value = "classic", value_name = "PRESET|FILE|ONE-LINE")]
     layout: String,
@@ -58,10 +58,9 @@ pub struct PlayArgs {
 const HELP: &str = "Type a hole such as d4 to place a marble; `hint`, `undo`, `redo`, `moves`, `help` or `quit`.";
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
-    anyhow::ensure!(args.movetime > 0, "--movetime must be at least 1 ms");
     let board = Board::resolve(&args.layout)?;
     let mut game = Game::new(Arc::new(board.into_layout()), args.scoring);
-    let options = EngineOptions { move_time: Duration::from_millis(args.movetime), ..EngineOptions::default() };
+    let options = EngineOptions { move_time: args.movetime, ..EngineOptions::default() };
     let mut engines = [args.red, args.black].map(|seat| match seat {
         Seat::Engine(level) => Some(Engine::new(level, options)),
         Seat::Human => None,

@@ -31,16 +31,6 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a text file of at most 1 MiB.
-fn read_small(path: &Path) -> Result<String, String> {
-    let fail = |error: std::io::Error| format!("could not read {}: {error}", path.display());
-    let size = std::fs::metadata(path).map_err(fail)?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(format!("{} is {size} bytes; a game record is far smaller", path.display()));
-    }
-    std::fs::read_to_string(path).map_err(fail)
-}
-
 /// Saves `game` as a game record (the text form of `GameRecord`).
 ///
 /// # Errors
@@ -54,7 +44,7 @@ pub fn save_game(path: &Path, game: &Game) -> Result<(), String> {
 /// # Errors
 /// A message naming the file and what is wrong: unreadable, not a record, or an illegal move.
 pub fn load_game(path: &Path) -> Result<Game, String> {
-    let text = read_small(path)?;
+    let text = kulami_layouts::read_text(path, MAX_FILE_BYTES).map_err(|error| error.to_string())?;
     let record = GameRecord::from_text(&text).map_err(|error| format!("{}: {error}", path.display()))?;
     Game::from_record(&record).map_err(|error| format!("{}: {error}", path.display()))
 }
@@ -95,8 +85,10 @@ mod tests {
         std::fs::write(&path, "nonsense\n").unwrap();
         assert!(load_game(&path).unwrap_err().contains("line 1"));
         std::fs::write(&path, vec![b'#'; 2 << 20]).unwrap();
-        assert!(load_game(&path).unwrap_err().contains("bytes"));
-        assert!(load_game(&dir.join("missing.txt")).unwrap_err().contains("could not read"));
+        assert!(load_game(&path).unwrap_err().contains("too large"));
+        // A device is read no further than the limit.
+        assert!(load_game(std::path::Path::new("/dev/zero")).unwrap_err().contains("too large"));
+        assert!(load_game(&dir.join("missing.txt")).unwrap_err().contains("cannot read"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

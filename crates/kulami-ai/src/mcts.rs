@@ -73,7 +73,8 @@ pub fn search<G: SearchGame>(
     seed: u64,
     cancel: Option<&AtomicBool>,
 ) -> MctsResult<G::Move> {
-    let deadline = Instant::now() + limits.time;
+    // A time too long for the clock to add is no limit (the playout count may still end it).
+    let deadline = Instant::now().checked_add(limits.time);
     let threads = limits.threads.max(1);
     let trees: Vec<(Vec<RootChild<G::Move>>, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -162,7 +163,7 @@ impl<G: SearchGame> Tree<G> {
     }
 
     /// Runs up to `playouts` playouts before `deadline`; returns how many ran.
-    fn run(&mut self, playouts: u64, deadline: Instant, cancel: Option<&AtomicBool>) -> u64 {
+    fn run(&mut self, playouts: u64, deadline: Option<Instant>, cancel: Option<&AtomicBool>) -> u64 {
         if self.game.terminal_value().is_some() {
             return 0;
         }
@@ -170,7 +171,8 @@ impl<G: SearchGame> Tree<G> {
         while done < playouts {
             // After the first playout (so that there is a move to return), and every 64th.
             let check = done == 1 || (done > 0 && done % 64 == 0);
-            if check && (Instant::now() >= deadline || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
+            let late = deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            if check && (late || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
                 break;
             }
             self.playout();
@@ -354,6 +356,14 @@ mod tests {
         let state = KulamiState::new(Position::new(layout), Scoring::Standard);
         let first = search(&state, MctsOptions::STRONG, limits(3000, 1), 9, None);
         assert_eq!(search(&state, MctsOptions::STRONG, limits(3000, 1), 9, None), first);
+    }
+
+    #[test]
+    fn a_time_beyond_the_clock_is_no_limit() {
+        let layout = Arc::new(Layout::parse("AABB/CCDD").unwrap());
+        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
+        let limits = MctsLimits { time: Duration::MAX, playouts: 50, threads: 1 };
+        assert_eq!(search(&state, MctsOptions::STRONG, limits, 1, None).playouts, 50);
     }
 
     #[test]

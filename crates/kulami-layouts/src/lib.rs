@@ -51,22 +51,9 @@ pub enum ParseBoardError {
 /// Why a board could not be read from a file or a command-line argument.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadBoardError {
-    /// The file could not be read.
-    #[error("cannot read {}: {error}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        error: std::io::Error,
-    },
-    /// The file is far larger than any board.
-    #[error("{} is {size} bytes; a layout file is at most {MAX_FILE_BYTES} bytes", path.display())]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// Its size.
-        size: u64,
-    },
+    /// The file could not be read, or is far larger than any board.
+    #[error(transparent)]
+    Read(#[from] ReadTextError),
     /// The file's text is not a valid board.
     #[error("{}: {error}", path.display())]
     Invalid {
@@ -87,6 +74,51 @@ pub enum ReadBoardError {
 
 /// Layout files are small; anything larger is not one.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024;
+
+/// A text file that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadTextError {
+    /// Longer than the limit.
+    #[error("{} is too large: {size} bytes or more, where at most {limit} are expected", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The bytes found, at least.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Missing, unreadable or not UTF-8.
+    #[error("cannot read {}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+}
+
+/// Reads a UTF-8 text file of at most `limit` bytes. The limit holds for whatever the path
+/// names, a device or a pipe included: at most `limit + 1` bytes are ever read.
+///
+/// # Errors
+/// If the file is too large, cannot be read or is not UTF-8.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadTextError> {
+    use std::io::Read as _;
+    let io = |error| ReadTextError::Io { path: path.to_owned(), error };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    let too_large = |size| ReadTextError::TooLarge { path: path.to_owned(), size, limit };
+    if size > limit {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|error| io(std::io::Error::new(std::io::ErrorKind::InvalidData, error)))
+}
 
 impl Board {
     /// Parses a layout file's text: an optional header, then layout text.
@@ -136,12 +168,7 @@ impl Board {
     /// # Errors
     /// The file cannot be read, is too large, or is not a valid board.
     pub fn read(path: &Path) -> Result<Board, ReadBoardError> {
-        let io = |error| ReadBoardError::Io { path: path.to_owned(), error };
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(ReadBoardError::TooLarge { path: path.to_owned(), size });
-        }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let text = read_text(path, MAX_FILE_BYTES)?;
         Board::parse(&text).map_err(|error| ReadBoardError::Invalid { path: path.to_owned(), error })
     }
 
@@ -252,6 +279,24 @@ pub fn preset(name: &str) -> Option<Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_files_are_read_only_up_to_the_limit() {
+        let dir = std::env::temp_dir().join(format!("kulami-layouts-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("file.txt");
+        std::fs::write(&path, "AABB\n").unwrap();
+        assert_eq!(read_text(&path, 5).unwrap(), "AABB\n");
+        let error = read_text(&path, 4).unwrap_err().to_string();
+        assert!(error.ends_with("is too large: 5 bytes or more, where at most 4 are expected"), "{error}");
+        // A device reports no size; it is still read no further than the limit.
+        let endless = read_text(Path::new("/dev/zero"), 1000).unwrap_err().to_string();
+        assert!(endless.contains("1001 bytes or more"), "{endless}");
+        std::fs::write(&path, b"AA\xffBB").unwrap();
+        assert!(read_text(&path, 100).unwrap_err().to_string().starts_with("cannot read"));
+        assert!(matches!(Board::read(&dir.join("missing.txt")), Err(ReadBoardError::Read(ReadTextError::Io { .. }))));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn the_standard_set_has_17_tiles_and_64_holes() {

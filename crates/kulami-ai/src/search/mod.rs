@@ -125,7 +125,8 @@ impl Searcher {
             table: Arc::clone(&self.table),
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            deadline: limits.time.map(|time| start + time.saturating_sub(TIME_RESERVE)),
+            // A time too long for the clock to add is no limit.
+            deadline: limits.time.and_then(|time| start.checked_add(time.saturating_sub(TIME_RESERVE))),
             node_limit: limits.nodes,
         }
     }
