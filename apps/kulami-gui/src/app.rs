@@ -13,13 +13,14 @@ use kulami_ai::analysis::MoveReview;
 use kulami_ai::puzzle::{Puzzle, Verdict};
 use kulami_core::notation::format_moves;
 
+use crate::autosave::Autosave;
 use crate::background::{self, Status, Task};
 use crate::board_view;
 use crate::daily::DailyPuzzle;
 use crate::editor::Editor;
 use crate::editor_view::{self, EditorRequest};
 use crate::files;
-use crate::saved::{self, Saved, Settings};
+use crate::saved::{Saved, Settings};
 use crate::state::{Action, BoardChoice, GameState, Seat};
 
 /// How long a newly placed marble takes to drop into its hole.
@@ -47,6 +48,8 @@ pub struct KulamiApp {
     game_path: String,
     /// The daily puzzle, while its screen is shown instead of the game.
     daily: Option<DailyPuzzle>,
+    /// Where the game and settings are kept between runs.
+    autosave: Option<Autosave>,
     /// When the engine may move next in a game without people.
     next_engine_move: Instant,
     /// The seed field of the shuffle controls.
@@ -72,6 +75,7 @@ impl Default for KulamiApp {
             board_path: "board.txt".to_owned(),
             game_path: "game.txt".to_owned(),
             daily: None,
+            autosave: None,
             next_engine_move: Instant::now(),
             seed_text: String::new(),
             shape: Shape::Square,
@@ -81,26 +85,41 @@ impl Default for KulamiApp {
 }
 
 impl KulamiApp {
-    /// The app as it was left last time, if eframe kept it; a new game (with a message saying
-    /// why) if what was kept cannot be read.
+    /// The app as it was left last time, from `autosave` (which it then keeps up to date); a new
+    /// game if there is none, with a message if what was kept was damaged.
     #[must_use]
-    pub fn new(storage: Option<&dyn eframe::Storage>) -> KulamiApp {
+    pub fn new(autosave: Option<Autosave>) -> KulamiApp {
         let mut app = KulamiApp::default();
-        let Some(text) = storage.and_then(|storage| storage.get_string(saved::KEY)) else { return app };
-        match Saved::parse(&text).and_then(|saved| Ok((saved.restore()?, saved))) {
-            Ok((state, saved)) => {
-                app.state = state;
-                let settings = saved.settings();
-                app.settings = Settings {
-                    streak: settings.streak,
-                    move_time_ms: settings.move_time_ms.clamp(100, 10_000),
-                    watch_delay_ms: settings.watch_delay_ms.min(3_000),
-                    turn_seconds: settings.turn_seconds.min(600),
-                };
+        let Some(mut autosave) = autosave else { return app };
+        let loaded = autosave.load();
+        if let Some(saved) = loaded.saved {
+            match saved.restore() {
+                Ok(state) => {
+                    app.state = state;
+                    let settings = saved.settings();
+                    app.settings = Settings {
+                        streak: settings.streak,
+                        move_time_ms: settings.move_time_ms.clamp(100, 10_000),
+                        watch_delay_ms: settings.watch_delay_ms.min(3_000),
+                        turn_seconds: settings.turn_seconds.min(600),
+                    };
+                }
+                Err(message) => app.state.tell(format!("{message}; a new game was started.")),
             }
-            Err(message) => app.state.tell(format!("{message}; a new game was started.")),
         }
+        if let Some(message) = loaded.message {
+            app.state.tell(message);
+        }
+        app.autosave = Some(autosave);
         app
+    }
+
+    /// Writes the autosave if anything changed; a failure is shown, not fatal.
+    fn keep_autosave(&mut self) {
+        let Some(autosave) = &mut self.autosave else { return };
+        if let Err(error) = autosave.store(&Saved::capture(&self.state, self.settings)) {
+            self.state.tell(format!("The game could not be saved: {error}"));
+        }
     }
 
     /// The game state, for tests.
@@ -169,6 +188,7 @@ impl KulamiApp {
             self.state.apply(action);
         }
         self.drive_background();
+        self.keep_autosave();
         let busy = self.engine_task.is_some() || self.hint_task.is_some() || self.analysis_task.is_some();
         if busy || animating || self.state.engine_to_move().is_some() {
             ui.ctx().request_repaint_after(Duration::from_millis(30));
@@ -640,8 +660,9 @@ impl eframe::App for KulamiApp {
         self.show(ui);
     }
 
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        storage.set_string(saved::KEY, Saved::capture(&self.state, self.settings).to_text());
+    /// eframe's own storage keeps only the window's layout; the game is in the autosave.
+    fn save(&mut self, _storage: &mut dyn eframe::Storage) {
+        self.keep_autosave();
     }
 }
 

@@ -9,11 +9,13 @@
 //! - [`analysis_view`]: the graph of a game's analysis.
 //! - [`files`]: game records and boards on disk, written atomically.
 //! - [`daily`]: the daily puzzle screen's state and the streak.
-//! - [`saved`]: the game and settings kept between runs.
+//! - [`saved`]: the game and settings kept between runs, and [`autosave`], the file that keeps
+//!   them, written atomically after every change.
 //! - [`app`]: the window that puts them together.
 
 pub mod analysis_view;
 pub mod app;
+pub mod autosave;
 pub mod background;
 pub mod board_view;
 pub mod daily;

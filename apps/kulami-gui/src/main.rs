@@ -40,8 +40,8 @@ fn run(args: Args) -> anyhow::Result<()> {
     eframe::run_native(
         "Kulami",
         options,
-        Box::new(move |creation| {
-            let mut app = kulami_gui::KulamiApp::new(creation.storage);
+        Box::new(move |_creation| {
+            let mut app = kulami_gui::KulamiApp::new(kulami_gui::autosave::Autosave::in_storage_dir());
             if let Some(game) = opened {
                 app.apply(Action::Load(Box::new(game)));
             }

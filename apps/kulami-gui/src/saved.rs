@@ -1,5 +1,5 @@
-//! What the window remembers between runs (eframe's storage): the game in progress and the
-//! settings, as JSON. A damaged or outdated entry is reported and replaced by a new game; it never
+//! What the window remembers between runs (in the autosave): the game in progress and the
+//! settings, as JSON. A damaged or outdated save is reported and replaced by a new game; it never
 //! stops the window from opening.
 
 use kulami_core::{Color, Game, GameRecord};
@@ -8,9 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::daily::Streak;
 use crate::state::{BoardChoice, GameState, Options, Seat};
-
-/// The storage key.
-pub const KEY: &str = "kulami";
 
 /// The saved form of [`GameState`] and the window's settings.
 #[derive(Serialize, Deserialize, Debug, PartialEq)]

@@ -1,11 +1,11 @@
 //! The window driven like a player: holes found by their accessible labels and clicked.
 
-use eframe::Storage as _;
 use egui_kittest::{
     Harness,
     kittest::{NodeT as _, Queryable as _},
 };
 use kulami_gui::KulamiApp;
+use kulami_gui::autosave::Autosave;
 
 fn harness() -> Harness<'static, KulamiApp> {
     let mut harness = Harness::builder()
@@ -172,38 +172,29 @@ fn shuffle_deals_a_board_that_its_seed_recreates() {
     assert_eq!(harness.state().state().game().position().layout().holes().len(), 36);
 }
 
-/// eframe's storage, in memory.
-#[derive(Default)]
-struct Memory(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for Memory {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_owned(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
-
 #[test]
 fn the_game_in_progress_survives_a_restart_and_damage_is_reported() {
-    let mut harness = harness();
+    let dir = std::env::temp_dir().join(format!("kulami-gui-autosave-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("autosave.json");
+    let app = KulamiApp::new(Some(Autosave::new(path.clone())));
+    assert!(app.state().message().is_none(), "nothing saved yet");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1000.0, 720.0))
+        .build_ui_state(|ui, app: &mut KulamiApp| app.show(ui), app);
+    harness.run();
+    // Every move is saved at once: no clean shutdown is needed.
     click(&mut harness, "d4 empty, legal");
     click(&mut harness, "d7 empty, legal");
-    let mut storage = Memory::default();
-    eframe::App::save(harness.state_mut(), &mut storage);
-    let restored = KulamiApp::new(Some(&storage));
+    drop(harness);
+    let restored = KulamiApp::new(Some(Autosave::new(path.clone())));
     assert_eq!(kulami_core::notation::format_moves(restored.state().game().position().moves()), "d4 d7");
 
-    storage.set_string(kulami_gui::saved::KEY, "{ not json".into());
-    let fresh = KulamiApp::new(Some(&storage));
-    assert!(fresh.state().game().position().moves().is_empty());
-    assert!(fresh.state().message().unwrap().starts_with("the saved game could not be read"));
-    assert!(KulamiApp::new(None).state().message().is_none());
+    std::fs::write(&path, "{ not json").unwrap();
+    let recovered = KulamiApp::new(Some(Autosave::new(path.clone())));
+    assert_eq!(kulami_core::notation::format_moves(recovered.state().game().position().moves()), "d4");
+    assert!(recovered.state().message().unwrap().starts_with("The autosave was damaged"));
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
