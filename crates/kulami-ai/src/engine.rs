@@ -94,13 +94,16 @@ pub struct EngineOptions {
     pub threads: usize,
     /// Transposition table size.
     pub table_megabytes: usize,
-    /// Seed of the random choices of the weaker levels.
+    /// Seed of the random choices of the weaker levels and of the tree search's playouts.
     pub seed: u64,
+    /// Deterministic mode: search this many nodes (playouts for levels 4 and 5) on one thread
+    /// instead of for a time, so that the same seed always gives the same move.
+    pub nodes: Option<u64>,
 }
 
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
-        EngineOptions { move_time: Duration::from_secs(1), threads: 2, table_megabytes: 64, seed: 0 }
+        EngineOptions { move_time: Duration::from_secs(1), threads: 2, table_megabytes: 64, seed: 0, nodes: None }
     }
 }
 
@@ -128,7 +131,7 @@ impl Engine {
     /// An engine of `level`.
     #[must_use]
     pub fn new(level: Level, options: EngineOptions) -> Engine {
-        let threads = if level == Level::Master { options.threads } else { 1 };
+        let threads = if level == Level::Master && options.nodes.is_none() { options.threads } else { 1 };
         let evaluator = if matches!(level, Level::Beginner | Level::Baseline) {
             KulamiEvaluator::tiles_only()
         } else {
@@ -185,7 +188,7 @@ impl Engine {
             }
             Level::Mcts => {
                 let start = std::time::Instant::now();
-                let limits = MctsLimits { time: self.options.move_time, playouts: u64::MAX, threads: 1 };
+                let limits = self.mcts_limits(self.options.move_time, 1);
                 let found = mcts::search(&state, MctsOptions::PLAIN, limits, self.rng.next_u64(), cancel);
                 one_move_result(found.best.map(|mv| (mv, 0)), 0, false, found.playouts, start)
             }
@@ -220,12 +223,25 @@ impl Engine {
         cancel: Option<&AtomicBool>,
     ) -> SearchResult<Cell> {
         if state.moves_left_at_most() <= solver_reach(time) {
-            return self.search(state, Limits::time(time), cancel);
+            let limits = match self.options.nodes {
+                Some(nodes) => Limits::nodes(nodes),
+                None => Limits::time(time),
+            };
+            return self.search(state, limits, cancel);
         }
         let start = std::time::Instant::now();
-        let limits = MctsLimits { time, playouts: u64::MAX, threads };
+        let limits = self.mcts_limits(time, threads);
         let found = mcts::search(state, options, limits, self.rng.next_u64(), cancel);
         one_move_result(found.best.map(|mv| (mv, 0)), 0, false, found.playouts, start)
+    }
+
+    /// The tree search's limits: `time` on `threads`, or a fixed number of playouts on one
+    /// thread in deterministic mode.
+    fn mcts_limits(&self, time: Duration, threads: usize) -> MctsLimits {
+        match self.options.nodes {
+            Some(playouts) => MctsLimits { time: Duration::MAX, playouts, threads: 1 },
+            None => MctsLimits { time, playouts: u64::MAX, threads },
+        }
     }
 
     fn search(&mut self, state: &KulamiState, limits: Limits, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
