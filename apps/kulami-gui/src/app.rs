@@ -737,3 +737,16 @@ fn scoring_name(scoring: Scoring) -> &'static str {
         Scoring::Both => "Biggest Area and Lines",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_counts_down_then_up_in_red() {
+        assert_eq!(clock_text(Duration::from_millis(4_900), 30), ("Clock: 0:26 left".to_owned(), false));
+        assert_eq!(clock_text(Duration::from_secs(30), 30), ("Clock: 0:00 over time".to_owned(), true));
+        assert_eq!(clock_text(Duration::from_secs(95), 30), ("Clock: 1:05 over time".to_owned(), true));
+        assert_eq!(clock_text(Duration::ZERO, 120), ("Clock: 2:00 left".to_owned(), false));
+    }
+}

@@ -84,12 +84,11 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
         let occupant = position.color_at(cell);
         match occupant {
             Some(color) => {
-                // A new marble grows from the hole to full size, easing out.
                 let scale = match view.fresh_marble {
-                    Some((fresh, progress)) if fresh == cell => 1.0 - (1.0 - progress.clamp(0.0, 1.0)).powi(3),
+                    Some((fresh, progress)) if fresh == cell => marble_scale(progress),
                     _ => 1.0,
                 };
-                draw_marble(&painter, center, radius * (0.35 + 0.65 * scale), color);
+                draw_marble(&painter, center, radius * scale, color);
             }
             None => {
                 painter.circle_filled(center, radius * 0.8, HOLE);
@@ -149,6 +148,14 @@ fn draw_summary(painter: &egui::Painter, position: &Position, cell_size: f32, ce
     }
 }
 
+/// The size of a marble dropping into its hole, `progress` (0 to 1) into the animation: it grows
+/// from a third of its size to full, fast at first and settling gently (a cubic ease-out).
+#[must_use]
+pub fn marble_scale(progress: f32) -> f32 {
+    let eased = 1.0 - (1.0 - progress.clamp(0.0, 1.0)).powi(3);
+    0.35 + 0.65 * eased
+}
+
 /// The accessible name of a hole: its cell, then what is in it, e.g. `d4 red` or `d4 empty, legal`.
 #[must_use]
 pub fn hole_label(cell: Cell, occupant: Option<Color>, legal: bool) -> String {
@@ -189,4 +196,19 @@ fn draw_marble(painter: &egui::Painter, center: Pos2, radius: f32, color: Color)
     let highlight = center - Vec2::splat(radius * 0.35);
     painter.circle_filled(highlight, radius * 0.35, Color32::from_white_alpha(70));
     painter.circle_filled(highlight, radius * 0.18, Color32::from_white_alpha(110));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placed_marble_grows_to_full_size_and_stays_there() {
+        assert!((marble_scale(0.0) - 0.35).abs() < 1e-6);
+        assert!((marble_scale(1.0) - 1.0).abs() < 1e-6);
+        assert!((marble_scale(7.0) - 1.0).abs() < 1e-6, "after the animation");
+        let steps: Vec<f32> = (0..=10).map(|step| marble_scale(step as f32 / 10.0)).collect();
+        assert!(steps.windows(2).all(|pair| pair[0] < pair[1]), "{steps:?}");
+        assert!(steps[5] > 0.9, "most of the growth comes first: {steps:?}");
+    }
 }
