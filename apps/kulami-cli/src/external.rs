@@ -1,12 +1,14 @@
 //! A player that is another program speaking the engine protocol (`kulami engine` or any other).
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::{BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use kulami_ai::tournament::{Player, PlayerError};
+use kulami_cli::lines::{Line, read_line};
+use kulami_cli::protocol::MAX_LINE;
 use kulami_core::{Cell, Layout, Position, Scoring};
 
 /// An external engine, talked to over its stdin and stdout.
@@ -38,8 +40,14 @@ impl ExternalPlayer {
         let (sender, lines) = channel();
         // A reader thread, so that a silent engine turns into a timeout instead of a hang.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let line = match read_line(&mut reader, MAX_LINE) {
+                    Ok(Line::Text(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+                    // Not a reply: the player fails on it.
+                    Ok(Line::TooLong) => format!("(a line longer than {MAX_LINE} bytes)"),
+                    Ok(Line::End) | Err(_) => break,
+                };
                 if sender.send(line).is_err() {
                     break;
                 }

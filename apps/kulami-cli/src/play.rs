@@ -1,13 +1,15 @@
 //! `kulami play`: a game in the terminal, two people at one keyboard.
 
 use crate::output::{out, outln};
-use std::io::{BufRead as _, Write as _};
+use std::io::Write as _;
 use std::sync::Arc;
 
 use clap::Args;
 use std::time::Duration;
 
 use kulami_ai::{Engine, EngineOptions, Level};
+use kulami_cli::lines::{Line, read_line};
+use kulami_cli::protocol::MAX_LINE;
 use kulami_core::{Cell, Game, Scoring, Winner};
 use kulami_layouts::Board;
 
@@ -66,8 +68,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         Seat::Human => None,
     });
     outln!("Kulami, {} scoring. {HELP}", args.scoring);
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = std::io::stdin().lock();
     loop {
         let position = game.position();
         outln!("\n{}{}", render::board(position, args.color), render::status(position));
@@ -85,9 +86,16 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         }
         out!("{} > ", render::title(side));
         std::io::stdout().flush()?;
-        let Some(line) = lines.next().transpose()? else {
-            outln!();
-            return Ok(());
+        let line = match read_line(&mut input, MAX_LINE)? {
+            Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Line::TooLong => {
+                outln!("That line is too long to be a move or a command.");
+                continue;
+            }
+            Line::End => {
+                outln!();
+                return Ok(());
+            }
         };
         match line.trim() {
             "" => {}

@@ -166,6 +166,14 @@ fn play(args: &[&str], input: &str) -> String {
 }
 
 #[test]
+fn play_skips_an_overlong_line_and_goes_on() {
+    let input = format!("{}\na1\nquit\n", "x".repeat(1 << 20));
+    let text = play(&["--layout", "AABB/CCDD"], &input);
+    assert!(text.contains("That line is too long to be a move or a command."), "{}", &text[..text.len().min(500)]);
+    assert!(text.contains("Black"), "the game went on after it");
+}
+
+#[test]
 fn play_answers_illegal_input_and_finishes_a_game() {
     let text = play(&["--layout", "AABB/CCDD"], "a1\nb1\nzz\na2\nundo\nredo\nd2\nd1\nb1\nb2\nc2\nc1\n");
     assert!(text.contains("Illegal: b1 is on the same tile as the opponent's last marble (a1)."), "{text}");
