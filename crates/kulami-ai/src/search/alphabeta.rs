@@ -235,6 +235,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         if depth == 1 && moves_left <= 1 {
             return self.last_move(game, beta);
         }
+        if depth == 2 && moves_left <= 2 {
+            return self.last_two_moves(game, alpha, beta);
+        }
         // Near the leaves a table lookup (a cache miss) costs more than searching again.
         let use_table = depth > TABLE_MIN_DEPTH;
         let key = if use_table { game.hash() } else { 0 };
@@ -334,6 +337,29 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             self.unflushed_nodes += 1;
             if value > best {
                 best = value;
+                if best >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The value of a position with at most two moves left, without ordering or bookkeeping:
+    /// near the leaves, where most of an exact search's nodes are, they cost more than they save.
+    fn last_two_moves(&mut self, game: &mut G, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        for mv in game.moves() {
+            game.play(mv);
+            self.unflushed_nodes += 1;
+            let value = match game.terminal_value() {
+                Some(value) => -value,
+                None => -self.last_move(game, -alpha),
+            };
+            game.undo();
+            if value > best {
+                best = value;
+                alpha = alpha.max(value);
                 if best >= beta {
                     break;
                 }
