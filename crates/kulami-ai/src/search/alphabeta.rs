@@ -16,6 +16,8 @@ const SOLVER_REACH: usize = 20;
 const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
 const SOLVER_WARMUP: u32 = 8;
+/// Remaining depths at or below which an exact search runs without ordering or table.
+const LEAN_DEPTH: u32 = 2;
 /// Remaining depths at or below which the table is not used.
 const TABLE_MIN_DEPTH: u32 = 3;
 /// Half the first window of the exact search around the warm-up's value.
@@ -235,8 +237,8 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         if depth == 1 && moves_left <= 1 {
             return self.last_move(game, beta);
         }
-        if depth == 2 && moves_left <= 2 {
-            return self.last_two_moves(game, alpha, beta);
+        if depth <= LEAN_DEPTH && moves_left <= depth as usize {
+            return self.lean_solve(game, depth, alpha, beta);
         }
         // Near the leaves a table lookup (a cache miss) costs more than searching again.
         let use_table = depth > TABLE_MIN_DEPTH;
@@ -345,16 +347,20 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         best
     }
 
-    /// The value of a position with at most two moves left, without ordering or bookkeeping:
-    /// near the leaves, where most of an exact search's nodes are, they cost more than they save.
-    fn last_two_moves(&mut self, game: &mut G, mut alpha: i32, beta: i32) -> i32 {
+    /// The exact value of a position with at most `depth` moves left, without ordering or
+    /// bookkeeping: near the leaves, where most of an exact search's nodes are, they cost more
+    /// than they save.
+    fn lean_solve(&mut self, game: &mut G, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 1 {
+            return self.last_move(game, beta);
+        }
         let mut best = -INFINITY;
         for mv in game.moves() {
             game.play(mv);
             self.unflushed_nodes += 1;
             let value = match game.terminal_value() {
                 Some(value) => -value,
-                None => -self.last_move(game, -alpha),
+                None => -self.lean_solve(game, depth - 1, -beta, -alpha),
             };
             game.undo();
             if value > best {
