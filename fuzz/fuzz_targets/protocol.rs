@@ -1,0 +1,4 @@
+//! Fuzz target: see `kulami_tests::fuzzing::protocol`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| kulami_tests::fuzzing::protocol(data));
