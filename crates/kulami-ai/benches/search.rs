@@ -53,3 +53,16 @@ fn midgame_depth(bencher: Bencher, depth: u32) {
 fn solve_endgame(bencher: Bencher, left: usize) {
     bench_search(bencher, &endgame(3, left), Limits::default());
 }
+
+/// MCTS playouts per second from the start of the classic board and from the middle game, one
+/// thread (the throughput column).
+#[divan::bench(args = ["", "d4 d7 g7 g2 c2 c6 a6"])]
+fn mcts_playouts(bencher: Bencher, moves: &str) {
+    use kulami_ai::mcts::{MctsLimits, MctsOptions, search};
+    const PLAYOUTS: u64 = 2000;
+    let game = classic(moves);
+    let limits = MctsLimits { time: std::time::Duration::MAX, playouts: PLAYOUTS, threads: 1 };
+    bencher
+        .counter(ItemsCount::new(PLAYOUTS))
+        .bench_local(|| search(black_box(&game), MctsOptions::STRONG, limits, 1, None));
+}
