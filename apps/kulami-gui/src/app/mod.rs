@@ -1,0 +1,320 @@
+//! The window: a side panel with the score and the controls, and the board in the middle.
+//! Each frame turns clicks into [`Action`]s, applies them, then drives the background tasks and
+//! keeps the autosave. `side_panel` draws the game screen's controls; `screens` the daily puzzle,
+//! the board editor and the analysis.
+
+use std::time::{Duration, Instant};
+
+use egui::{Key, Ui};
+use kulami_ai::analysis::Hint;
+use kulami_core::{Cell, Color};
+use kulami_layouts::Shape;
+
+use kulami_ai::analysis::MoveReview;
+
+mod screens;
+mod side_panel;
+
+pub use side_panel::clock_text;
+
+use crate::autosave::Autosave;
+use crate::background::{self, Status, Task};
+use crate::board_view;
+use crate::daily::DailyPuzzle;
+use crate::editor::Editor;
+use crate::saved::{Saved, Settings};
+use crate::state::{Action, GameState, Seat};
+
+/// How long a newly placed marble takes to drop into its hole.
+const PLACEMENT_ANIMATION: Duration = Duration::from_millis(220);
+
+/// The Kulami desktop app.
+pub struct KulamiApp {
+    state: GameState,
+    engine_task: Option<Task<Option<Action>>>,
+    hint_task: Option<Task<Vec<Hint>>>,
+    /// Hints and the moves of the position they are for.
+    hints: Option<(Vec<Cell>, Vec<Hint>)>,
+    analysis_task: Option<Task<Vec<MoveReview>>>,
+    /// The analysis of the game with these moves, and whether its window is open.
+    analysis: Option<(Vec<Cell>, Vec<MoveReview>)>,
+    analysis_open: bool,
+    /// Level 5's time per move, the pause between moves of engine games and the turn clock.
+    settings: Settings,
+    /// The ply the turn clock and the placement animation are for, and when it began.
+    turn: (usize, Instant),
+    /// The board editor, while its window is open, and its file field.
+    editor: Option<Editor>,
+    board_path: String,
+    /// The game file field.
+    game_path: String,
+    /// The daily puzzle, while its screen is shown instead of the game.
+    daily: Option<DailyPuzzle>,
+    /// Where the game and settings are kept between runs.
+    autosave: Option<Autosave>,
+    /// When the engine may move next in a game without people.
+    next_engine_move: Instant,
+    /// The seed field of the shuffle controls.
+    seed_text: String,
+    shape: Shape,
+    /// Whether the rules window is open.
+    rules_open: bool,
+}
+
+impl Default for KulamiApp {
+    fn default() -> KulamiApp {
+        KulamiApp {
+            state: GameState::default(),
+            engine_task: None,
+            hint_task: None,
+            hints: None,
+            analysis_task: None,
+            analysis: None,
+            analysis_open: false,
+            settings: Settings::default(),
+            turn: (0, Instant::now()),
+            editor: None,
+            board_path: "board.txt".to_owned(),
+            game_path: "game.txt".to_owned(),
+            daily: None,
+            autosave: None,
+            next_engine_move: Instant::now(),
+            seed_text: String::new(),
+            shape: Shape::Square,
+            rules_open: false,
+        }
+    }
+}
+
+impl KulamiApp {
+    /// The app as it was left last time, from `autosave` (which it then keeps up to date); a new
+    /// game if there is none, with a message if what was kept was damaged.
+    #[must_use]
+    pub fn new(autosave: Option<Autosave>) -> KulamiApp {
+        let mut app = KulamiApp::default();
+        let Some(mut autosave) = autosave else { return app };
+        let loaded = autosave.load();
+        if let Some(saved) = loaded.saved {
+            match saved.restore() {
+                Ok(state) => {
+                    app.state = state;
+                    let settings = saved.settings();
+                    app.settings = Settings {
+                        streak: settings.streak,
+                        move_time_ms: settings.move_time_ms.clamp(100, 10_000),
+                        watch_delay_ms: settings.watch_delay_ms.min(3_000),
+                        turn_seconds: settings.turn_seconds.min(600),
+                    };
+                }
+                Err(message) => app.state.tell(format!("{message}; a new game was started.")),
+            }
+        }
+        if let Some(message) = loaded.message {
+            app.state.tell(message);
+        }
+        app.autosave = Some(autosave);
+        app
+    }
+
+    /// Writes the autosave if anything changed; a failure is shown, not fatal.
+    fn keep_autosave(&mut self) {
+        let Some(autosave) = &mut self.autosave else { return };
+        if let Err(error) = autosave.store(&Saved::capture(&self.state, self.settings)) {
+            self.state.tell(format!("The game could not be saved: {error}"));
+        }
+    }
+
+    /// The game state, for tests.
+    #[must_use]
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// Carries out `action` as if the player had asked for it (for the command line and tests).
+    pub fn apply(&mut self, action: Action) {
+        self.state.apply(action);
+    }
+
+    /// The daily puzzle, while its screen is shown.
+    #[must_use]
+    pub fn daily(&self) -> Option<&DailyPuzzle> {
+        self.daily.as_ref()
+    }
+
+    /// The board editor, if open.
+    #[must_use]
+    pub fn editor(&self) -> Option<&Editor> {
+        self.editor.as_ref()
+    }
+
+    /// Whether the game's analysis is under way.
+    #[must_use]
+    pub fn analysing(&self) -> bool {
+        self.analysis_task.is_some()
+    }
+
+    /// Whether the engine is working on a move.
+    #[must_use]
+    pub fn thinking(&self) -> bool {
+        self.engine_task.is_some()
+    }
+
+    /// Draws one frame and applies what the player did in it.
+    pub fn show(&mut self, ui: &mut Ui) {
+        let mut actions = shortcuts(ui, &self.state);
+        egui::Window::new("How to play")
+            .open(&mut self.rules_open)
+            .default_width(420.0)
+            .show(ui.ctx(), crate::rules_view::show);
+        self.editor_window(ui, &mut actions);
+        self.analysis_window(ui, &mut actions);
+        let (fresh_marble, animating) = self.follow_turn();
+        if self.daily.is_some() {
+            self.daily_screen(ui);
+            return;
+        }
+        egui::Panel::right("side").min_size(280.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui, &mut actions));
+        });
+        let hint_cells: Vec<Cell> = self.current_hints().iter().map(|hint| hint.cell).collect();
+        egui::CentralPanel::default().show(ui, |ui| {
+            let summary = self.state.game().position().is_game_over();
+            let view =
+                board_view::View { guide: self.state.guide() && !summary, hints: &hint_cells, summary, fresh_marble };
+            let clicked = board_view::show(ui, self.state.game().position(), &view);
+            if let Some(cell) = clicked.filter(|_| self.state.human_to_move()) {
+                actions.push(Action::Place(cell));
+            }
+        });
+        for action in actions {
+            self.state.apply(action);
+        }
+        self.drive_background();
+        self.keep_autosave();
+        let busy = self.engine_task.is_some() || self.hint_task.is_some() || self.analysis_task.is_some();
+        if busy || animating || self.state.engine_to_move().is_some() {
+            ui.ctx().request_repaint_after(Duration::from_millis(30));
+        } else if self.settings.turn_seconds > 0 && self.state.human_to_move() {
+            // The clock shows whole seconds.
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    /// Restarts the turn clock when the ply changes, and says which marble is still dropping
+    /// into its hole (and how far it is), if one is.
+    fn follow_turn(&mut self) -> (Option<(Cell, f32)>, bool) {
+        let position = self.state.game().position();
+        if position.ply() != self.turn.0 {
+            self.turn = (position.ply(), Instant::now());
+        }
+        let progress = self.turn.1.elapsed().as_secs_f32() / PLACEMENT_ANIMATION.as_secs_f32();
+        match position.last_move() {
+            Some(cell) if progress < 1.0 => (Some((cell, progress)), true),
+            _ => (None, false),
+        }
+    }
+
+    /// Starts, polls and drops the engine and hint tasks for the position on the board.
+    fn drive_background(&mut self) {
+        let position = self.state.game().position().clone();
+        let scoring = self.state.game().scoring();
+        match self.state.engine_to_move() {
+            Some(level) => {
+                if self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position)) {
+                    let nobody_watching =
+                        self.state.seat(Color::Red) != Seat::Human && self.state.seat(Color::Black) != Seat::Human;
+                    if !nobody_watching || Instant::now() >= self.next_engine_move {
+                        let move_time = Duration::from_millis(self.settings.move_time_ms);
+                        let may_swap = self.state.can_swap();
+                        self.engine_task =
+                            Some(background::engine_move(&position, scoring, level, move_time, may_swap));
+                    }
+                }
+                if let Some(task) = &self.engine_task {
+                    match task.poll() {
+                        Status::Done(Some(action)) => {
+                            self.engine_task = None;
+                            self.state.apply(action);
+                            self.next_engine_move =
+                                Instant::now() + Duration::from_millis(self.settings.watch_delay_ms);
+                        }
+                        Status::Done(None) | Status::Lost => self.engine_task = None,
+                        Status::Working => {}
+                    }
+                }
+            }
+            // Dropping the task stops its search (undo, new game, a person's turn).
+            None => self.engine_task = None,
+        }
+        let want_hints = self.state.hints() && self.state.human_to_move();
+        let have_hints = self.hints.as_ref().is_some_and(|(moves, _)| moves == position.moves());
+        if want_hints && !have_hints && self.hint_task.as_ref().is_none_or(|task| !task.is_for(&position)) {
+            self.hint_task = Some(background::strongest_holes(&position, scoring));
+        }
+        if let Some(task) = &self.hint_task {
+            match task.poll() {
+                Status::Done(hints) => {
+                    if task.is_for(&position) {
+                        self.hints = Some((position.moves().to_vec(), hints));
+                    }
+                    self.hint_task = None;
+                }
+                Status::Lost => self.hint_task = None,
+                Status::Working => {}
+            }
+        }
+        if let Some(task) = &self.analysis_task {
+            match task.poll() {
+                Status::Done(reviews) => {
+                    self.analysis = Some((task.moves().to_vec(), reviews));
+                    self.analysis_open = true;
+                    self.analysis_task = None;
+                }
+                Status::Lost => self.analysis_task = None,
+                Status::Working => {}
+            }
+        }
+    }
+
+    /// Hints for the position on the board, if shown and ready.
+    fn current_hints(&self) -> &[Hint] {
+        match &self.hints {
+            Some((moves, hints)) if self.state.hints() && moves == self.state.game().position().moves() => hints,
+            _ => &[],
+        }
+    }
+}
+
+impl eframe::App for KulamiApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    /// eframe's own storage keeps only the window's layout; the game is in the autosave.
+    fn save(&mut self, _storage: &mut dyn eframe::Storage) {
+        self.keep_autosave();
+    }
+}
+
+fn shortcuts(ui: &Ui, state: &GameState) -> Vec<Action> {
+    ui.input(|input| {
+        let mut actions = Vec::new();
+        if input.modifiers.command && input.key_pressed(Key::Z) {
+            actions.push(if input.modifiers.shift { Action::Redo } else { Action::Undo });
+        }
+        if input.modifiers.command && input.key_pressed(Key::N) {
+            actions.push(Action::NewGame);
+        }
+        if !input.modifiers.any() && input.key_pressed(Key::H) {
+            actions.push(Action::ShowHints(!state.hints()));
+        }
+        let ply = state.game().position().ply();
+        if !input.modifiers.any() && input.key_pressed(Key::ArrowLeft) && ply > 0 {
+            actions.push(Action::StepTo(ply - 1));
+        }
+        if !input.modifiers.any() && input.key_pressed(Key::ArrowRight) && state.game().redo_moves().next().is_some() {
+            actions.push(Action::StepTo(ply + 1));
+        }
+        actions
+    })
+}

@@ -1,0 +1,127 @@
+//! The screens and windows besides the game: the daily puzzle, the board editor and the
+//! analysis of a finished game.
+
+use egui::{RichText, Ui};
+use kulami_ai::puzzle::{Puzzle, Verdict};
+use kulami_core::Cell;
+use kulami_core::notation::format_moves;
+
+use super::KulamiApp;
+use super::side_panel::{scoring_name, title};
+use crate::board_view;
+use crate::editor_view::{self, EditorRequest};
+use crate::files;
+use crate::state::{Action, BoardChoice};
+
+impl KulamiApp {
+    /// The daily puzzle in place of the game: its board, the verdict on the first answer and
+    /// the streak.
+    pub(super) fn daily_screen(&mut self, ui: &mut Ui) {
+        let Some(daily) = &mut self.daily else { return };
+        let puzzle = daily.puzzle();
+        let position = daily.position();
+        let mut back = false;
+        egui::Panel::right("puzzle side").min_size(280.0).show(ui, |ui| {
+            ui.heading("Daily puzzle");
+            ui.label(format!("{}, difficulty {}/5", daily.date(), puzzle.difficulty));
+            ui.label(format!("Scoring: {}", scoring_name(puzzle.scoring)));
+            let side = puzzle.position().side_to_move();
+            ui.label(RichText::new(format!("{} to move: find the best move.", title(side))).strong());
+            let today = kulami_ai::puzzle::Date::today().days();
+            ui.label(format!("Streak: {} days", self.settings.streak.current(today)));
+            ui.separator();
+            match daily.answered() {
+                None => {
+                    ui.label("Click a hole to answer. Only the first try counts.");
+                }
+                Some((cell, verdict)) => {
+                    let (text, line) = puzzle_verdict(*cell, verdict, puzzle);
+                    ui.label(RichText::new(text).strong().size(16.0));
+                    ui.label(line);
+                }
+            }
+            ui.separator();
+            back = ui.button("Back to the game").clicked();
+        });
+        let clicked = egui::CentralPanel::default()
+            .show(ui, |ui| {
+                let view = board_view::View { guide: true, hints: &[], summary: false, fresh_marble: None };
+                board_view::show(ui, &position, &view)
+            })
+            .inner;
+        if let Some(cell) = clicked {
+            daily.answer(cell, &mut self.settings.streak);
+        }
+        if back {
+            self.daily = None;
+        }
+    }
+
+    pub(super) fn editor_window(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let Some(editor) = &mut self.editor else { return };
+        let mut open = true;
+        let mut request = None;
+        egui::Window::new("Board editor")
+            .open(&mut open)
+            .default_width(440.0)
+            .show(ui.ctx(), |ui| request = editor_view::show(ui, editor, &mut self.board_path));
+        match request {
+            Some(EditorRequest::Play(layout)) => {
+                actions.push(Action::ChangeBoard(BoardChoice::Custom(std::sync::Arc::new(layout))));
+                open = false;
+            }
+            Some(EditorRequest::Save(layout, path)) => {
+                let said = match files::save_board(std::path::Path::new(&path), &layout) {
+                    Ok(()) => format!("Board saved to {path}."),
+                    Err(error) => error,
+                };
+                self.state.tell(said);
+            }
+            None => {}
+        }
+        if !open {
+            self.editor = None;
+        }
+    }
+
+    pub(super) fn analysis_window(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let Some((moves, reviews)) = &self.analysis else { return };
+        let mut open = self.analysis_open;
+        egui::Window::new("Analysis").open(&mut open).default_width(460.0).show(ui.ctx(), |ui| {
+            ui.label(format!("The engine's evaluation after each of the {} moves, from red's side.", moves.len()));
+            crate::analysis_view::graph(ui, reviews);
+            ui.label(RichText::new("Costliest moves").strong());
+            let mistakes = crate::analysis_view::costliest(reviews, 5);
+            if mistakes.is_empty() {
+                ui.label("No move lost a point or more.");
+            }
+            for review in mistakes {
+                let text = format!(
+                    "Move {}: {} {} lost {:.1}; {} was best",
+                    review.number,
+                    title(review.mover),
+                    review.played,
+                    f64::from(review.loss) / 100.0,
+                    review.best
+                );
+                if ui.button(text).on_hover_text("Show the position before this move").clicked() {
+                    actions.push(Action::StepTo(review.number - 1));
+                }
+            }
+        });
+        self.analysis_open = open;
+    }
+}
+
+/// The verdict on a puzzle answer, and the line that shows why.
+fn puzzle_verdict(cell: Cell, verdict: &Verdict, puzzle: &Puzzle) -> (String, String) {
+    let solution = format!("{} ends {:+}: {}", puzzle.answer, puzzle.margin, format_moves(&puzzle.variation));
+    match verdict {
+        Verdict::Right => (format!("Right: {cell} is the best move."), format!("The line: {solution}")),
+        Verdict::Wrong { refutation, margin } => (
+            format!("Wrong: {cell} ends {margin:+} with best play."),
+            format!("The refutation: {}. Best was {solution}", format_moves(refutation)),
+        ),
+        Verdict::Illegal(error) => (format!("{cell} is not a legal move: {error}."), "Try another hole.".to_owned()),
+    }
+}

@@ -1,0 +1,340 @@
+//! The side panel of the game screen: status, score, files, moves, players, board and options.
+
+use std::time::Duration;
+
+use egui::{RichText, Ui};
+use kulami_ai::Level;
+use kulami_core::{Cell, Color, Scoring, Winner};
+use kulami_layouts::Shape;
+
+use super::KulamiApp;
+use crate::background;
+use crate::daily::DailyPuzzle;
+use crate::editor::Editor;
+use crate::files;
+use crate::state::{Action, BoardChoice, Seat};
+
+impl KulamiApp {
+    pub(super) fn side_panel(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let state = &self.state;
+        let game = state.game();
+        let position = game.position();
+        ui.horizontal(|ui| {
+            ui.heading("Kulami");
+            if ui.button("How to play").clicked() {
+                self.rules_open = true;
+            }
+            if ui.button("Daily puzzle").clicked() {
+                self.daily = Some(DailyPuzzle::new(kulami_ai::puzzle::Date::today()));
+            }
+        });
+        ui.label(self.state.board().describe());
+        ui.separator();
+
+        let score = game.score();
+        if position.is_game_over() {
+            let verdict = match score.winner {
+                Winner::Draw => "Game over: a draw".to_owned(),
+                winner => format!("Game over: {winner} wins"),
+            };
+            ui.label(RichText::new(verdict).strong().size(18.0));
+            let (mut red, mut black) = (0, 0);
+            for index in 0..position.layout().tiles().len() {
+                match position.tile_count(index, Color::Red).cmp(&position.tile_count(index, Color::Black)) {
+                    std::cmp::Ordering::Greater => red += 1,
+                    std::cmp::Ordering::Less => black += 1,
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
+            let tied = position.layout().tiles().len() - red - black;
+            ui.label(format!("Tiles won: red {red}, black {black}, tied {tied}"));
+            ui.label("The board shows each side's largest area and lines.");
+        } else {
+            let side = position.side_to_move();
+            ui.label(RichText::new(format!("{} to move", title(side))).strong().size(18.0));
+            if self.engine_task.is_some() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("The engine is thinking…");
+                });
+            }
+            ui.label(format!("{} legal holes", position.legal_moves().len()));
+            if self.settings.turn_seconds > 0 && state.human_to_move() {
+                let (text, over) = clock_text(self.turn.1.elapsed(), self.settings.turn_seconds);
+                let color = if over { egui::Color32::LIGHT_RED } else { ui.visuals().text_color() };
+                ui.colored_label(color, text);
+            }
+            if state.can_swap() && state.human_to_move() {
+                let swap = ui.button("Swap colours").on_hover_text("Take the first marble as yours (pie rule)");
+                if swap.clicked() {
+                    actions.push(Action::Swap);
+                }
+            }
+        }
+        let total = 2 * position.layout().marbles_per_player();
+        ui.label(format!("{} / {total} marbles placed", position.ply()));
+        if let Some(message) = state.message() {
+            ui.colored_label(egui::Color32::LIGHT_RED, message);
+        }
+        if !self.current_hints().is_empty() {
+            let text: Vec<String> = self
+                .current_hints()
+                .iter()
+                .enumerate()
+                .map(|(rank, hint)| format!("{}. {} ({:+.1})", rank + 1, hint.cell, f64::from(hint.value) / 100.0))
+                .collect();
+            ui.label(format!("Hints: {}", text.join("  ")));
+        }
+        ui.separator();
+
+        egui::Grid::new("score").num_columns(3).striped(true).show(ui, |ui| {
+            ui.label("");
+            ui.label("Red");
+            ui.label("Black");
+            ui.end_row();
+            let (red, black) = (&score.red, &score.black);
+            let rows = [
+                ("Tiles", red.tiles, black.tiles),
+                ("Largest area", red.largest_area, black.largest_area),
+                ("Lines", red.lines, black.lines),
+                ("Area bonus", red.area_bonus, black.area_bonus),
+                ("Line bonus", red.line_bonus, black.line_bonus),
+                ("Total", red.total, black.total),
+            ];
+            for (name, red, black) in rows {
+                ui.label(name);
+                ui.label(red.to_string());
+                ui.label(black.to_string());
+                ui.end_row();
+            }
+        });
+        ui.separator();
+
+        ui.horizontal(|ui| {
+            if ui.button("New game").clicked() {
+                actions.push(Action::NewGame);
+            }
+            if ui.add_enabled(!position.moves().is_empty(), egui::Button::new("Undo")).clicked() {
+                actions.push(Action::Undo);
+            }
+            if ui.add_enabled(game.redo_moves().next().is_some(), egui::Button::new("Redo")).clicked() {
+                actions.push(Action::Redo);
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Game file");
+            ui.add(egui::TextEdit::singleline(&mut self.game_path).desired_width(130.0)).labelled_by(label.id);
+            let path = std::path::PathBuf::from(self.game_path.trim());
+            if ui.button("Save game").clicked() {
+                actions.push(match files::save_game(&path, game) {
+                    Ok(()) => Action::Tell(format!("Game saved to {}.", path.display())),
+                    Err(error) => Action::Tell(error),
+                });
+            }
+            if ui.button("Open game").clicked() {
+                actions.push(match files::load_game(&path) {
+                    Ok(game) => Action::Load(Box::new(game)),
+                    Err(error) => Action::Tell(format!("{error}; the game on the board is kept.")),
+                });
+            }
+        });
+        ui.separator();
+        let analysed = self.analysis.as_ref().map(|(moves, _)| moves.as_slice());
+        let (analyse, show_analysis) = move_list(ui, game, self.analysis_task.is_some(), analysed, actions);
+        ui.separator();
+
+        ui.label(RichText::new("Players").strong());
+        for color in Color::BOTH {
+            let current = state.seat(color);
+            let mut chosen = current;
+            egui::ComboBox::from_label(format!("{} player", title(color))).selected_text(seat_name(current)).show_ui(
+                ui,
+                |ui| {
+                    ui.selectable_value(&mut chosen, Seat::Human, seat_name(Seat::Human));
+                    for level in Level::LADDER {
+                        ui.selectable_value(&mut chosen, Seat::Engine(level), seat_name(Seat::Engine(level)));
+                    }
+                },
+            );
+            if chosen != current {
+                actions.push(Action::Seat(color, chosen));
+            }
+        }
+        if Color::BOTH.iter().any(|&color| state.seat(color) != Seat::Human) {
+            let mut paused = state.paused();
+            if ui.checkbox(&mut paused, "Pause the engine").changed() {
+                actions.push(Action::Pause(paused));
+            }
+            let mut seconds = self.settings.move_time_ms as f32 / 1000.0;
+            ui.add(egui::Slider::new(&mut seconds, 0.1..=10.0).text("s per move (level 5)"));
+            self.settings.move_time_ms = (seconds * 1000.0) as u64;
+            let mut delay = self.settings.watch_delay_ms as f32 / 1000.0;
+            ui.add(egui::Slider::new(&mut delay, 0.0..=3.0).text("s between moves (engine games)"));
+            self.settings.watch_delay_ms = (delay * 1000.0) as u64;
+        }
+        ui.separator();
+
+        ui.label(RichText::new("Board").strong());
+        let mut preset = match state.board() {
+            BoardChoice::Preset(name) => name.clone(),
+            BoardChoice::Random { .. } | BoardChoice::Custom(_) => String::new(),
+        };
+        let before = preset.clone();
+        egui::ComboBox::from_label("Preset").selected_text(if preset.is_empty() { "other" } else { &preset }).show_ui(
+            ui,
+            |ui| {
+                for name in kulami_layouts::preset_names() {
+                    ui.selectable_value(&mut preset, name.to_owned(), name);
+                }
+            },
+        );
+        if preset != before {
+            actions.push(Action::ChangeBoard(BoardChoice::Preset(preset)));
+        }
+        if ui.button("Edit board").on_hover_text("Lay out your own board, starting from this one").clicked() {
+            self.editor = Some(Editor::from_layout(position.layout()));
+        }
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.shape, Shape::Square, "Square");
+            ui.selectable_value(&mut self.shape, Shape::Irregular, "Irregular");
+            if ui.button("Shuffle").clicked() {
+                let seed = kulami_layouts::fresh_seed();
+                self.seed_text = seed.to_string();
+                actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.shape, seed }));
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Seed");
+            ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(150.0)).labelled_by(label.id);
+            let seed = self.seed_text.trim().parse::<u64>().ok();
+            let deal = ui.add_enabled(seed.is_some(), egui::Button::new("Deal")).clicked();
+            if let Some(seed) = seed.filter(|_| deal) {
+                actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.shape, seed }));
+            }
+        });
+        ui.separator();
+
+        ui.label(RichText::new("Options").strong());
+        let mut scoring = game.scoring();
+        egui::ComboBox::from_label("Scoring").selected_text(scoring_name(scoring)).show_ui(ui, |ui| {
+            for option in Scoring::ALL {
+                ui.selectable_value(&mut scoring, option, scoring_name(option));
+            }
+        });
+        if scoring != game.scoring() {
+            actions.push(Action::ChangeScoring(scoring));
+        }
+        let mut hints = state.hints();
+        if ui.checkbox(&mut hints, "Hints (H)").changed() {
+            actions.push(Action::ShowHints(hints));
+        }
+        let mut guide = state.guide();
+        if ui.checkbox(&mut guide, "Board guide").changed() {
+            actions.push(Action::ShowGuide(guide));
+        }
+        let mut swap = state.options().swap_allowed;
+        if ui.checkbox(&mut swap, "Swap after the first move (pie rule)").changed() {
+            actions.push(Action::AllowSwap(swap));
+        }
+        let mut clock = self.settings.turn_seconds as u32;
+        ui.add(egui::Slider::new(&mut clock, 0..=120).text("s turn clock (0: off)"));
+        self.settings.turn_seconds = u64::from(clock);
+        if analyse {
+            self.analysis_task = Some(background::analysis(self.state.game()));
+        }
+        self.analysis_open |= show_analysis;
+    }
+}
+
+/// The moves of the game (taken-back ones too), each a button to go there, with steps and the
+/// analysis buttons. Returns whether to start the analysis and whether to show the one made for
+/// the moves `analysed`.
+fn move_list(
+    ui: &mut Ui,
+    game: &kulami_core::Game,
+    analysing: bool,
+    analysed: Option<&[Cell]>,
+    actions: &mut Vec<Action>,
+) -> (bool, bool) {
+    let position = game.position();
+    let ply = position.ply();
+    let all: Vec<Cell> = position.moves().iter().copied().chain(game.redo_moves()).collect();
+    let mut analyse = false;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Moves").strong());
+        let steps = [
+            ("<<", "First move", 0),
+            ("<", "Step back", ply.saturating_sub(1)),
+            (">", "Step forward", (ply + 1).min(all.len())),
+            (">>", "Last move", all.len()),
+        ];
+        for (symbol, name, target) in steps {
+            let response = ui.add_enabled(target != ply, egui::Button::new(symbol)).on_hover_text(name);
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, target != ply, name));
+            if response.clicked() {
+                actions.push(Action::StepTo(target));
+            }
+        }
+        let label = if analysing { "Analysing…" } else { "Analyse the game" };
+        analyse = ui.add_enabled(position.is_game_over() && !analysing, egui::Button::new(label)).clicked();
+    });
+    ui.horizontal_wrapped(|ui| {
+        for (index, cell) in all.iter().enumerate() {
+            if ui.selectable_label(index + 1 == ply, format!("{}. {cell}", index + 1)).clicked() {
+                actions.push(Action::StepTo(index + 1));
+            }
+        }
+    });
+    let matches = analysed.is_some_and(|moves| moves.len() <= all.len() && moves == &all[..moves.len()]);
+    let show = matches && ui.button("Show the analysis").clicked();
+    (analyse, show)
+}
+
+/// The turn clock's text for a turn `elapsed` long against a soft limit of `limit_seconds`, and
+/// whether the turn is over time (the clock only warns; nobody loses on time).
+#[must_use]
+pub fn clock_text(elapsed: Duration, limit_seconds: u64) -> (String, bool) {
+    let elapsed = elapsed.as_secs();
+    let minutes_seconds = |seconds: u64| format!("{}:{:02}", seconds / 60, seconds % 60);
+    if elapsed < limit_seconds {
+        (format!("Clock: {} left", minutes_seconds(limit_seconds - elapsed)), false)
+    } else {
+        (format!("Clock: {} over time", minutes_seconds(elapsed - limit_seconds)), true)
+    }
+}
+
+pub(super) fn title(color: Color) -> &'static str {
+    match color {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+fn seat_name(seat: Seat) -> String {
+    match seat {
+        Seat::Human => "Person".to_owned(),
+        Seat::Engine(level) => format!("Engine, {level}"),
+    }
+}
+
+pub(super) fn scoring_name(scoring: Scoring) -> &'static str {
+    match scoring {
+        Scoring::Standard => "Standard",
+        Scoring::Area => "Biggest Area",
+        Scoring::Lines => "Lines",
+        Scoring::Both => "Biggest Area and Lines",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_counts_down_then_up_in_red() {
+        assert_eq!(clock_text(Duration::from_millis(4_900), 30), ("Clock: 0:26 left".to_owned(), false));
+        assert_eq!(clock_text(Duration::from_secs(30), 30), ("Clock: 0:00 over time".to_owned(), true));
+        assert_eq!(clock_text(Duration::from_secs(95), 30), ("Clock: 1:05 over time".to_owned(), true));
+        assert_eq!(clock_text(Duration::ZERO, 120), ("Clock: 2:00 left".to_owned(), false));
+    }
+}
