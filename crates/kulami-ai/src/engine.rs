@@ -181,11 +181,8 @@ impl Engine {
                 let depth = if state.moves_left_at_most() <= 10 { 10 } else { 4 };
                 self.search(&state, Limits::depth(depth), cancel)
             }
-            Level::Expert => self.tree_search(&state, MctsOptions::STRONG, Duration::from_millis(100), 1, cancel),
-            Level::Master => {
-                let threads = self.options.threads;
-                self.tree_search(&state, MctsOptions::STRONG, self.options.move_time, threads, cancel)
-            }
+            Level::Expert => self.tree_search(&state, Duration::from_millis(100), 1, cancel),
+            Level::Master => self.tree_search(&state, self.options.move_time, self.options.threads, cancel),
             Level::Mcts => {
                 let start = std::time::Instant::now();
                 let limits = self.mcts_limits(self.options.move_time, 1);
@@ -217,7 +214,6 @@ impl Engine {
     fn tree_search(
         &mut self,
         state: &KulamiState,
-        options: MctsOptions,
         time: Duration,
         threads: usize,
         cancel: Option<&AtomicBool>,
@@ -231,7 +227,7 @@ impl Engine {
         }
         let start = std::time::Instant::now();
         let limits = self.mcts_limits(time, threads);
-        let found = mcts::search(state, options, limits, self.rng.next_u64(), cancel);
+        let found = mcts::search(state, MctsOptions::STRONG, limits, self.rng.next_u64(), cancel);
         one_move_result(found.best.map(|mv| (mv, 0)), 0, false, found.playouts, start)
     }
 
