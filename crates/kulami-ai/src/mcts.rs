@@ -46,8 +46,6 @@ pub struct MctsLimits {
 pub struct MctsResult<M> {
     /// The most-visited move, or `None` if the game is over.
     pub best: Option<M>,
-    /// The share of the best move's playouts that the side to move won (draws count half).
-    pub win_rate: f64,
     /// Playouts run, on all threads.
     pub playouts: u64,
 }
@@ -102,7 +100,6 @@ pub fn search<G: SearchGame>(
     let best = totals.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.wins.total_cmp(&b.wins)));
     MctsResult {
         best: best.map(|child| child.mv),
-        win_rate: best.map_or(0.0, |child| child.wins / child.visits.max(1) as f64),
         playouts: trees.iter().map(|(_, playouts)| playouts).sum(),
     }
 }
