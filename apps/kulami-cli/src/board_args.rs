@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::Args;
-use kulami_core::{Game, GameRecord, Position, Scoring, notation::parse_moves};
+use kulami_core::{Game, Position, Scoring, notation::parse_moves};
 use kulami_layouts::Board;
 
 /// A board and the moves played on it.
@@ -21,9 +21,6 @@ pub struct PositionArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["layout", "moves"])]
     pub record: Option<PathBuf>,
 }
-
-/// Records are small; a larger file is not one.
-const MAX_RECORD_BYTES: u64 = 64 * 1024;
 
 impl PositionArgs {
     /// The position, and the record's scoring if it came from a record.
@@ -51,7 +48,5 @@ impl PositionArgs {
 
 /// Reads a game record's text form and replays it.
 pub fn read_record(path: &std::path::Path) -> anyhow::Result<Game> {
-    let text = kulami_layouts::read_text(path, MAX_RECORD_BYTES)?;
-    let record = GameRecord::from_text(&text).with_context(|| path.display().to_string())?;
-    Game::from_record(&record).with_context(|| path.display().to_string())
+    Ok(kulami_layouts::read_game(path)?)
 }

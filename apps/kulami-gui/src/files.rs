@@ -1,14 +1,11 @@
 //! Game records and boards on disk. Writes go to a temporary file beside the target and are then
-//! renamed over it, so a crash mid-write leaves the old file whole; reads are size-limited and
-//! every failure is one message naming the file.
+//! renamed over it, so a crash mid-write leaves the old file whole; reads go through
+//! `kulami_layouts::read_game` (size-limited), and every failure is one message naming the file.
 
 use std::io::Write as _;
 use std::path::Path;
 
-use kulami_core::{Game, GameRecord, Layout};
-
-/// Larger files are not game records or boards.
-const MAX_FILE_BYTES: u64 = 1 << 20;
+use kulami_core::{Game, Layout};
 
 /// Writes `text` to `path` atomically.
 ///
@@ -44,9 +41,7 @@ pub fn save_game(path: &Path, game: &Game) -> Result<(), String> {
 /// # Errors
 /// A message naming the file and what is wrong: unreadable, not a record, or an illegal move.
 pub fn load_game(path: &Path) -> Result<Game, String> {
-    let text = kulami_layouts::read_text(path, MAX_FILE_BYTES).map_err(|error| error.to_string())?;
-    let record = GameRecord::from_text(&text).map_err(|error| format!("{}: {error}", path.display()))?;
-    Game::from_record(&record).map_err(|error| format!("{}: {error}", path.display()))
+    kulami_layouts::read_game(path).map_err(|error| error.to_string())
 }
 
 /// Saves `layout` as a layout file.

@@ -8,7 +8,9 @@ pub use generate::{ParseShapeError, Shape, fresh_seed, generate, tiling_count};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use kulami_core::{Layout, MarblesError, ParseLayoutError, TileShape};
+use kulami_core::{
+    Game, GameFromRecordError, GameRecord, Layout, MarblesError, ParseLayoutError, ParseRecordError, TileShape,
+};
 
 /// The tiles of the standard set: four 2x3, five 2x2, four 1x3 and four 1x2, largest first.
 #[must_use]
@@ -118,6 +120,45 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadTextError> {
         return Err(too_large(bytes.len() as u64));
     }
     String::from_utf8(bytes).map_err(|error| io(std::io::Error::new(std::io::ErrorKind::InvalidData, error)))
+}
+
+/// Game record files are small; anything larger is not one.
+pub const MAX_RECORD_BYTES: u64 = 64 * 1024;
+
+/// Why a game record file could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadGameError {
+    /// The file could not be read, or is far larger than any record.
+    #[error(transparent)]
+    Read(#[from] ReadTextError),
+    /// The text is not a game record.
+    #[error("{}: {error}", path.display())]
+    NotARecord {
+        /// The file.
+        path: PathBuf,
+        /// The first bad line.
+        error: ParseRecordError,
+    },
+    /// The record's game breaks the rules.
+    #[error("{}: {error}", path.display())]
+    Illegal {
+        /// The file.
+        path: PathBuf,
+        /// The bad board or the first illegal move.
+        error: GameFromRecordError,
+    },
+}
+
+/// Reads a game record file (the text form of `GameRecord`) and replays it: the one reader of
+/// record files for the command line and the desktop game.
+///
+/// # Errors
+/// If the file cannot be read, is too large, is not a record, or holds an illegal move.
+pub fn read_game(path: &Path) -> Result<Game, ReadGameError> {
+    let text = read_text(path, MAX_RECORD_BYTES)?;
+    let record =
+        GameRecord::from_text(&text).map_err(|error| ReadGameError::NotARecord { path: path.to_owned(), error })?;
+    Game::from_record(&record).map_err(|error| ReadGameError::Illegal { path: path.to_owned(), error })
 }
 
 impl Board {
