@@ -98,10 +98,7 @@ pub fn search<G: SearchGame>(
         }
     }
     let best = totals.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.wins.total_cmp(&b.wins)));
-    MctsResult {
-        best: best.map(|child| child.mv),
-        playouts: trees.iter().map(|(_, playouts)| playouts).sum(),
-    }
+    MctsResult { best: best.map(|child| child.mv), playouts: trees.iter().map(|(_, playouts)| playouts).sum() }
 }
 
 /// A root move's statistics, from the side to move's point of view.
