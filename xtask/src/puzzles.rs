@@ -54,13 +54,14 @@ pub fn make() -> String {
 pub fn run(check: bool) -> anyhow::Result<()> {
     let path = crate::root().join(BANK);
     let made = make();
+    let count = made.lines().filter(|line| !line.starts_with('#')).count();
     if check {
         let current = std::fs::read_to_string(&path)?;
         anyhow::ensure!(current == made, "{BANK} is stale: run `cargo xtask puzzles`");
-        eprintln!("{BANK} is up to date ({} puzzles)", made.lines().filter(|l| !l.starts_with('#')).count());
+        eprintln!("{BANK} is up to date ({count} puzzles)");
     } else {
         std::fs::write(&path, &made)?;
-        eprintln!("wrote {} puzzles to {BANK}", made.lines().filter(|l| !l.starts_with('#')).count());
+        eprintln!("wrote {count} puzzles to {BANK}");
     }
     Ok(())
 }
