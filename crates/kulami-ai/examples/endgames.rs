@@ -52,12 +52,14 @@ fn main() {
         node_counts.sort_unstable();
         let total: Duration = times.iter().sum();
         println!(
-            "{left} plies left, {} positions, {threads} thread(s): median {:.3} s, max {:.3} s, {:.1} M nodes/s, median {} nodes",
+            "{left} plies left, {} positions, {threads} thread(s): median {:.3} s, max {:.3} s, total {:.2} s, {:.1} M nodes/s, median {} nodes, total {} nodes",
             times.len(),
             times[times.len() / 2].as_secs_f64(),
             times[times.len() - 1].as_secs_f64(),
+            total.as_secs_f64(),
             nodes as f64 / total.as_secs_f64() / 1e6,
-            node_counts[node_counts.len() / 2]
+            node_counts[node_counts.len() / 2],
+            nodes
         );
     }
 }

@@ -144,7 +144,10 @@ impl SearchGame for KulamiState {
     }
 
     /// Moves that win a tile and leave the opponent few replies first: cutting the opponent's
-    /// choices is what decides Kulami endgames (as "fastest first" does in Othello solvers).
+    /// choices is what decides Kulami endgames (as "fastest first" does in Othello solvers). Each
+    /// reply taken away counts as two holes won: of the weights tried (gain : replies from 4:1 to
+    /// 1:5) 1:2 gave the solver the fewest nodes (`examples/endgames`), and it is as good for
+    /// depth-limited searches.
     fn order_hint(&self, cell: Cell) -> i32 {
         let position = &self.position;
         let layout = position.layout();
@@ -158,7 +161,7 @@ impl SearchGame for KulamiState {
             let lead = position.tile_count(tile, me) as i32 - position.tile_count(tile, me.other()) as i32;
             if lead == 0 || lead == -1 { layout.tiles()[tile].holes() as i32 } else { 0 }
         });
-        (gain * 4 - replies.len() as i32) * ORDER_SCALE
+        (gain - replies.len() as i32 * 2) * ORDER_SCALE
     }
 }
 

@@ -65,6 +65,24 @@ fn solved_values_equal_minimax() {
 }
 
 #[test]
+fn an_exact_principal_variation_plays_to_the_end_for_the_value() {
+    // 18 plies left: the table holds the line's first moves, small searches find the rest.
+    for (scoring, left) in [(Scoring::Standard, 18), (Scoring::Both, 14), (Scoring::Area, 8)] {
+        let game = endgame(CLASSIC, scoring, left);
+        let result = Searcher::new(8, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+        assert!(result.exact);
+        let mut line = game.clone();
+        for &cell in &result.pv {
+            assert!(line.position().legal_moves().contains(cell), "{scoring}: {:?}", result.pv);
+            line.play(cell);
+        }
+        let final_margin = line.terminal_value().expect("the line ends the game");
+        let sign = if result.pv.len().is_multiple_of(2) { 1 } else { -1 };
+        assert_eq!(sign * final_margin, result.value, "{scoring}: {:?}", result.pv);
+    }
+}
+
+#[test]
 fn two_threads_solve_to_the_same_value() {
     let game = endgame(CLASSIC, Scoring::Lines, 12);
     let one = Searcher::new(8, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);

@@ -12,18 +12,20 @@ pub(crate) const INFINITY: i32 = 1_000_000;
 /// Plies left at which the search goes straight to the exact solution after a warm-up: with a
 /// time limit only where the solution nearly always takes well under a second (an unfinished
 /// solution leaves just the warm-up's shallow move), without one wherever it is feasible at all.
-const SOLVER_REACH: usize = 20;
+const SOLVER_REACH: usize = 22;
 const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
 const SOLVER_WARMUP: u32 = 8;
 /// Remaining depths at or below which an exact search runs without ordering or table.
 const LEAN_DEPTH: u32 = 2;
 /// Remaining depths at or below which the table is not used, in depth-limited and in exact
-/// searches. A probe is a cache miss (44% of an exact search's time at 3, by `perf`); exact
-/// subtrees are cheap to search again, so they skip the table higher up (`examples/endgames`:
-/// 4 to 7 tried, 5 fastest).
+/// searches. A probe is a cache miss (44% of an exact search's time at 3, by `perf`). Kulami's
+/// move rules make transpositions rare, so in exact subtrees the table serves mostly the
+/// aspiration re-searches: from 4 to 12 the solver's node count hardly changes and its speed
+/// rises up to 10 (`examples/endgames`). Depth-limited searches need it lower for their move
+/// ordering from one iteration to the next.
 const TABLE_MIN_DEPTH: u32 = 3;
-const EXACT_TABLE_MIN_DEPTH: u32 = 5;
+const EXACT_TABLE_MIN_DEPTH: u32 = 10;
 /// Half the first window of the exact search around the warm-up's value.
 const ASPIRATION: i32 = 150;
 /// Nodes between looks at the clock and the shared counters.
@@ -125,7 +127,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
                 result.value = value;
                 result.depth = if complete { searched } else { result.depth };
                 result.exact = complete && searched as usize >= moves_left;
-                result.pv = self.principal_variation(game, best);
+                result.pv = self.principal_variation(game, best, result.exact.then_some(value));
             }
             if !complete || result.exact {
                 break;
@@ -151,7 +153,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     fn root(&mut self, game: &mut G, depth: u32, alpha: i32, beta: i32) -> Option<(i32, G::Move, bool)> {
         let key = game.hash();
         let table_move = self.shared.table.probe(key).map_or(NO_MOVE, |entry| entry.best);
-        let moves = self.ordered_moves(game, 0, table_move);
+        let moves = self.ordered_moves(game, 0, table_move, depth as usize >= game.moves_left_at_most());
         let mut best: Option<(i32, G::Move)> = None;
         let mut floor = alpha;
         for (index, &(_, mv)) in moves.iter().enumerate() {
@@ -179,7 +181,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     pub(crate) fn rank_root(&mut self, game: &mut G, depth: u32) -> Option<Vec<(i32, G::Move)>> {
         let key = game.hash();
         let table_move = self.shared.table.probe(key).map_or(NO_MOVE, |entry| entry.best);
-        let moves = self.ordered_moves(game, 0, table_move);
+        let moves = self.ordered_moves(game, 0, table_move, depth as usize >= game.moves_left_at_most());
         let mut ranked = Vec::with_capacity(moves.len());
         for &(_, mv) in &moves {
             game.play(mv);
@@ -245,7 +247,8 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             return self.lean_solve(game, depth, alpha, beta);
         }
         // Near the leaves a table lookup (a cache miss) costs more than searching again.
-        let use_table = depth > if depth as usize >= moves_left { EXACT_TABLE_MIN_DEPTH } else { TABLE_MIN_DEPTH };
+        let exact = depth as usize >= moves_left;
+        let use_table = depth > if exact { EXACT_TABLE_MIN_DEPTH } else { TABLE_MIN_DEPTH };
         let key = if use_table { game.hash() } else { 0 };
         let mut table_move = NO_MOVE;
         if let Some(entry) = if use_table { self.shared.table.probe(key) } else { None } {
@@ -260,7 +263,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
         let original_alpha = alpha;
-        let moves = self.ordered_moves(game, ply, table_move);
+        let moves = self.ordered_moves(game, ply, table_move, exact);
         let mut best_value = -INFINITY;
         let mut best_move = None;
         for (index, &(_, mv)) in moves.iter().enumerate() {
@@ -275,7 +278,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {
-                        self.reward(game, ply, mv, depth);
+                        if !exact {
+                            self.reward(game, ply, mv, depth);
+                        }
                         break;
                     }
                 }
@@ -389,8 +394,11 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         self.history[slot] = (self.history[slot] + (depth * depth) as i32).min(1 << 24);
     }
 
-    /// The legal moves at `ply`, most promising first, in a reused buffer.
-    fn ordered_moves(&mut self, game: &G, ply: usize, table_move: u16) -> Vec<(i32, G::Move)> {
+    /// The legal moves at `ply`, most promising first, in a reused buffer: the table's move, then
+    /// in depth-limited nodes the killers and the history. Exact nodes use the game's hint alone:
+    /// cutoffs found in other parts of the endgame mislead there (with them the solver searched
+    /// 2.4 times the nodes at 22 plies left).
+    fn ordered_moves(&mut self, game: &G, ply: usize, table_move: u16, exact: bool) -> Vec<(i32, G::Move)> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
             self.killers.resize(ply + 1, [None, None]);
@@ -402,6 +410,8 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         for mv in game.moves() {
             let score = if mv.pack() == table_move {
                 TABLE_MOVE
+            } else if exact {
+                game.order_hint(mv)
             } else if killers[0] == Some(mv) {
                 KILLER[0]
             } else if killers[1] == Some(mv) {
@@ -415,22 +425,50 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         moves
     }
 
-    /// The best moves stored in the table from the root on, starting with `best`.
-    fn principal_variation(&self, game: &G, best: G::Move) -> Vec<G::Move> {
+    /// The principal variation, starting with `best`: the moves stored in the table. When the
+    /// root's value is exact, every move is checked to keep that value and found by small searches
+    /// where the table has none (it skips shallow exact subtrees), so the line goes to the end.
+    fn principal_variation(&mut self, game: &G, best: G::Move, exact_value: Option<i32>) -> Vec<G::Move> {
         let mut line = game.clone();
         let mut pv = vec![best];
         line.play(best);
-        while pv.len() < 64 {
-            let Some(mv) = self.shared.table.probe(line.hash()).and_then(|entry| G::Move::unpack(entry.best)) else {
-                break;
+        let mut value = exact_value.map(|value| -value);
+        while pv.len() < 64 && line.terminal_value().is_none() {
+            let stored = self
+                .shared
+                .table
+                .probe(line.hash())
+                .and_then(|entry| G::Move::unpack(entry.best))
+                .filter(|&mv| line.moves().into_iter().any(|legal| legal == mv));
+            let next = match value {
+                Some(value) => self.move_keeping(&mut line, value, stored),
+                None => stored,
             };
-            if !line.moves().into_iter().any(|legal| legal == mv) {
-                break;
-            }
+            let Some(mv) = next else { break };
             pv.push(mv);
             line.play(mv);
+            value = value.map(|value| -value);
         }
         pv
+    }
+
+    /// A move that keeps the exact value `value` of `game` (for the side to move), trying `first`
+    /// first: each is searched to the end in a window that holds only `value`.
+    fn move_keeping(&mut self, game: &mut G, value: i32, first: Option<G::Move>) -> Option<G::Move> {
+        let others = game.moves().into_iter().filter(|&mv| Some(mv) != first);
+        for mv in first.into_iter().chain(others) {
+            game.play(mv);
+            let depth = game.moves_left_at_most() as u32;
+            let reached = -self.negamax(game, depth, -value - 1, -value + 1, 1);
+            game.undo();
+            if self.stopped {
+                return None;
+            }
+            if reached == value {
+                return Some(mv);
+            }
+        }
+        None
     }
 
     fn flush_nodes(&mut self) {
