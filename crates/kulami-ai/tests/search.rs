@@ -84,11 +84,14 @@ fn an_exact_principal_variation_plays_to_the_end_for_the_value() {
 
 #[test]
 fn two_threads_solve_to_the_same_value() {
-    let game = endgame(CLASSIC, Scoring::Lines, 12);
-    let one = Searcher::new(8, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
-    let two = Searcher::new(8, 2).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
-    assert!(one.exact && two.exact);
-    assert_eq!(one.value, two.value);
+    // From 16 plies left the threads split the tree (claims start at depth 10).
+    for (scoring, left) in [(Scoring::Lines, 12), (Scoring::Standard, 16), (Scoring::Both, 16), (Scoring::Area, 17)] {
+        let game = endgame(CLASSIC, scoring, left);
+        let one = Searcher::new(8, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+        let two = Searcher::new(8, 2).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+        assert!(one.exact && two.exact);
+        assert_eq!(one.value, two.value, "{scoring}, {left} plies left");
+    }
 }
 
 #[test]

@@ -91,6 +91,42 @@ pub(crate) struct Shared {
     pub nodes: AtomicU64,
     pub deadline: Option<Instant>,
     pub node_limit: Option<u64>,
+    /// Positions being searched, when there is more than one thread.
+    pub claims: Option<Claims>,
+}
+
+/// The positions that threads are searching right now, so that the others can leave them for
+/// later (simplified ABDADA): a small lossy set of keys, one per slot. A lost claim only costs
+/// some work done twice.
+pub(crate) struct Claims {
+    slots: Vec<AtomicU64>,
+}
+
+impl Claims {
+    const SLOTS: usize = 1 << 15;
+
+    fn new() -> Claims {
+        Claims { slots: (0..Claims::SLOTS).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[key as usize & (Claims::SLOTS - 1)]
+    }
+
+    /// Claims the position with `key`: false if another thread holds it.
+    pub(crate) fn claim(&self, key: u64) -> bool {
+        let slot = self.slot(key);
+        if slot.load(Ordering::Relaxed) == key {
+            return false;
+        }
+        slot.store(key, Ordering::Relaxed);
+        true
+    }
+
+    /// Gives up the claim on `key`, unless another position took its slot since.
+    pub(crate) fn release(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 impl Shared {
@@ -128,6 +164,7 @@ impl Searcher {
             // A time too long for the clock to add is no limit.
             deadline: limits.time.and_then(|time| start.checked_add(time.saturating_sub(TIME_RESERVE))),
             node_limit: limits.nodes,
+            claims: (self.threads > 1).then(Claims::new),
         }
     }
 
@@ -175,5 +212,25 @@ impl Searcher {
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time = start.elapsed();
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Claims;
+
+    #[test]
+    fn a_claimed_position_is_refused_until_released() {
+        let claims = Claims::new();
+        assert!(claims.claim(42));
+        assert!(!claims.claim(42), "another thread holds it");
+        assert!(claims.claim(43));
+        claims.release(42);
+        assert!(claims.claim(42));
+        // A key sharing the slot takes it over; the old key's release leaves the new claim.
+        let rival = 42 + Claims::SLOTS as u64;
+        assert!(claims.claim(rival));
+        claims.release(42);
+        assert!(!claims.claim(rival));
     }
 }
