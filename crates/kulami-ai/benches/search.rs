@@ -49,7 +49,7 @@ fn midgame_depth(bencher: Bencher, depth: u32) {
     bench_search(bencher, &classic("d4 d7 g7 g2 c2 c6 a6"), Limits::depth(depth));
 }
 
-#[divan::bench(args = [14, 16, 18], sample_count = 20)]
+#[divan::bench(args = [16, 20, 24], sample_count = 10)]
 fn solve_endgame(bencher: Bencher, left: usize) {
     bench_search(bencher, &endgame(3, left), Limits::default());
 }
