@@ -119,6 +119,7 @@ struct SummaryJson {
     draws: u32,
     losses: u32,
     score: f64,
+    /// The estimate and its 95% interval; JSON has no infinity, so an unbounded one is null.
     elo: f64,
     elo_low: f64,
     elo_high: f64,

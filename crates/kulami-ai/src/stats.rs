@@ -68,13 +68,14 @@ impl Tally {
     }
 
     /// The Elo difference and its 95% confidence interval `(low, estimate, high)`, from the normal
-    /// approximation of the mean score.
+    /// approximation of the mean score. A bound whose score interval reaches 0 or 1 is infinite
+    /// (a match nearly all won has no upper bound), never NaN.
     #[must_use]
     pub fn elo(&self) -> (f64, f64, f64) {
         let n = f64::from(self.games().max(1));
         let margin = 1.959_964 * (self.variance() / n).sqrt();
         let s = self.score();
-        (elo_from_score(s - margin), elo_from_score(s), elo_from_score(s + margin))
+        (elo_from_score((s - margin).max(0.0)), elo_from_score(s), elo_from_score((s + margin).min(1.0)))
     }
 
     /// The log-likelihood ratio of "`elo1` stronger" against "`elo0` stronger" (the normal
@@ -117,6 +118,18 @@ mod tests {
         assert!((tally.score() - 0.7).abs() < 1e-9);
         let (low, elo, high) = tally.elo();
         assert!(low < elo && elo < high && (elo - 147.19).abs() < 0.01, "{low} {elo} {high}");
+    }
+
+    #[test]
+    fn lopsided_matches_have_infinite_bounds_not_nan() {
+        let (low, elo, high) = Tally { wins: 97, draws: 3, losses: 0 }.elo();
+        assert!(low.is_finite() && elo.is_finite() && low < elo, "{low} {elo}");
+        assert_eq!(high, f64::INFINITY);
+        let (low, elo, high) = Tally { wins: 0, draws: 2, losses: 98 }.elo();
+        assert_eq!(low, f64::NEG_INFINITY);
+        assert!(elo.is_finite() && high.is_finite() && elo < high, "{elo} {high}");
+        let (low, elo, high) = Tally { wins: 10, draws: 0, losses: 0 }.elo();
+        assert_eq!((low, elo, high), (f64::INFINITY, f64::INFINITY, f64::INFINITY));
     }
 
     #[test]
