@@ -40,6 +40,12 @@ const CHECK_EVERY: u64 = 1024;
 const TABLE_MOVE: i32 = 1 << 28;
 const KILLER: [i32; 2] = [1 << 27, 1 << 26];
 
+/// Whether a search `depth` plies deep reaches the end of a game with at most `moves_left` moves
+/// to go, so that its value is exact.
+fn reaches_end(depth: u32, moves_left: usize) -> bool {
+    depth as usize >= moves_left
+}
+
 pub(crate) struct Worker<'a, G: SearchGame, E> {
     shared: &'a Shared,
     evaluator: &'a E,
@@ -71,7 +77,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let mut found = (Vec::new(), 0, false);
         for depth in 1..=max_depth {
             let Some(ranked) = self.rank_root(game, depth) else { break };
-            let exact = depth as usize >= moves_left;
+            let exact = reaches_end(depth, moves_left);
             found = (ranked, depth, exact);
             if exact {
                 break;
@@ -121,7 +127,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let mut depth = 1;
         while depth <= max_depth {
             let searched = (depth + u32::from(self.id % 2 == 1)).min(max_depth);
-            let outcome = if searched as usize >= moves_left {
+            let outcome = if reaches_end(searched, moves_left) {
                 self.solve(game, searched, result.value)
             } else {
                 self.root(game, searched, -INFINITY, INFINITY)
@@ -132,7 +138,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
                 result.best = Some(best);
                 result.value = value;
                 result.depth = if complete { searched } else { result.depth };
-                result.exact = complete && searched as usize >= moves_left;
+                result.exact = complete && reaches_end(searched, moves_left);
                 result.pv = self.principal_variation(game, best, result.exact.then_some(value));
             }
             if !complete || result.exact {
@@ -159,7 +165,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     fn root(&mut self, game: &mut G, depth: u32, alpha: i32, beta: i32) -> Option<(i32, G::Move, bool)> {
         let key = game.hash();
         let table_move = self.shared.table.probe(key).map_or(NO_MOVE, |entry| entry.best);
-        let moves = self.ordered_moves(game, 0, table_move, depth as usize >= game.moves_left_at_most());
+        let moves = self.ordered_moves(game, 0, table_move, reaches_end(depth, game.moves_left_at_most()));
         let mut best: Option<(i32, G::Move)> = None;
         let mut floor = alpha;
         for (index, &(_, mv)) in moves.iter().enumerate() {
@@ -187,7 +193,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     pub(crate) fn rank_root(&mut self, game: &mut G, depth: u32) -> Option<Vec<(i32, G::Move)>> {
         let key = game.hash();
         let table_move = self.shared.table.probe(key).map_or(NO_MOVE, |entry| entry.best);
-        let moves = self.ordered_moves(game, 0, table_move, depth as usize >= game.moves_left_at_most());
+        let moves = self.ordered_moves(game, 0, table_move, reaches_end(depth, game.moves_left_at_most()));
         let mut ranked = Vec::with_capacity(moves.len());
         for &(_, mv) in &moves {
             game.play(mv);
@@ -249,11 +255,11 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         if depth == 1 && moves_left <= 1 {
             return self.last_move(game, beta);
         }
-        if depth <= LEAN_DEPTH && moves_left <= depth as usize {
+        if depth <= LEAN_DEPTH && reaches_end(depth, moves_left) {
             return self.lean_solve(game, depth, alpha, beta);
         }
         // Near the leaves a table lookup (a cache miss) costs more than searching again.
-        let exact = depth as usize >= moves_left;
+        let exact = reaches_end(depth, moves_left);
         let use_table = depth > if exact { EXACT_TABLE_MIN_DEPTH } else { TABLE_MIN_DEPTH };
         let key = if use_table { game.hash() } else { 0 };
         let mut table_move = NO_MOVE;
@@ -368,7 +374,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         } else {
             Bound::Upper
         };
-        let depth = if depth as usize >= moves_left { EXACT_DEPTH } else { depth as u8 };
+        let depth = if reaches_end(depth, moves_left) { EXACT_DEPTH } else { depth as u8 };
         self.shared.table.store(key, Entry { value, bound, depth, best });
     }
 
