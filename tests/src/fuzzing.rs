@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use kulami_ai::{EngineOptions, Level};
+use kulami_ai::{EngineOptions, Level, TimeControl};
 use kulami_cli::protocol::Session;
 use kulami_core::notation::{format_moves, parse_moves};
 use kulami_core::{Game, GameRecord, Layout};
@@ -47,16 +47,18 @@ pub fn record_bytes(data: &[u8]) {
 }
 
 /// The engine protocol: each line but a blank one gets exactly one reply in the protocol's form. Lines that
-/// would only make the engine think longer (`level`, `movetime`) or read a file are left out,
+/// would only make the engine think longer (`level`, `movetime`, `time_left`) or read a file are left out,
 /// so that every input runs in milliseconds; the rest is fed as given.
 pub fn protocol(data: &[u8]) {
-    let options =
-        EngineOptions { move_time: Duration::from_millis(5), threads: 1, table_megabytes: 1, ..Default::default() };
+    let options = EngineOptions::default()
+        .with_time(TimeControl::PerMove(Duration::from_millis(5)))
+        .with_threads(1)
+        .with_table_megabytes(1);
     let mut session = Session::new(Level::Beginner, options);
     for line in data.split(|&byte| byte == b'\n') {
         // Split as the session does, so that no spelling of a skipped command slips through.
         let words: Vec<&str> = std::str::from_utf8(line).map_or(Vec::new(), |text| text.split_whitespace().collect());
-        let slow = matches!(words.first(), Some(&("level" | "movetime")));
+        let slow = matches!(words.first(), Some(&("level" | "movetime" | "time_left")));
         let file =
             words.first() == Some(&"layout") && words.get(1).is_some_and(|path| std::path::Path::new(path).exists());
         if slow || file {

@@ -17,6 +17,10 @@ pub struct ReferenceGame {
     grid: [[Option<Color>; SIZE]; SIZE],
     /// Moves as (row, column).
     moves: Vec<(usize, usize)>,
+    /// Whether the game has the swap rule, and whether the second move was the swap (which
+    /// leaves the marbles as they are: the players exchange colours).
+    swap_rule: bool,
+    swapped: bool,
 }
 
 impl ReferenceGame {
@@ -40,7 +44,30 @@ impl ReferenceGame {
         for tile in tiles.iter().flatten().flatten() {
             holes_per_tile[*tile] += 1;
         }
-        ReferenceGame { tiles, holes_per_tile, marbles_per_player, grid: [[None; SIZE]; SIZE], moves: Vec::new() }
+        ReferenceGame {
+            tiles,
+            holes_per_tile,
+            marbles_per_player,
+            grid: [[None; SIZE]; SIZE],
+            moves: Vec::new(),
+            swap_rule: false,
+            swapped: false,
+        }
+    }
+
+    /// Plays with the swap rule: right after the first marble, the second player may swap.
+    pub fn set_swap_rule(&mut self, on: bool) {
+        self.swap_rule = on;
+    }
+
+    /// Whether the swap is legal now.
+    pub fn can_swap(&self) -> bool {
+        self.swap_rule && !self.swapped && self.moves.len() == 1
+    }
+
+    /// Plays the swap; the caller makes sure it is legal.
+    pub fn swap(&mut self) {
+        self.swapped = true;
     }
 
     fn side_to_move(&self) -> Color {
@@ -98,12 +125,17 @@ impl ReferenceGame {
         self.grid[row][column] = None;
     }
 
-    /// Perft by plain recursion.
+    /// Perft by plain recursion, the swap counted as a move.
     pub fn perft(&mut self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
         let mut nodes = 0;
+        if self.can_swap() {
+            self.swapped = true;
+            nodes += self.perft(depth - 1);
+            self.swapped = false;
+        }
         for (row, column) in self.legal_moves() {
             self.play(row, column);
             nodes += self.perft(depth - 1);

@@ -29,7 +29,7 @@ fn random_setup(rng: &mut Pcg64Mcg) -> (String, Arc<Layout>) {
 fn check_position(position: &Position, reference: &ReferenceGame) {
     let expected: Vec<Cell> = reference.legal_moves().into_iter().map(|(r, c)| cell(r, c)).collect();
     let legal: Vec<Cell> = position.legal_moves().iter().collect();
-    assert_eq!(legal, expected, "legal moves after {:?}", position.moves());
+    assert_eq!(legal, expected, "legal moves after {:?}", position.placements());
     assert_eq!(position.is_game_over(), expected.is_empty());
     for scoring in Scoring::ALL {
         let score = position.score(scoring);
@@ -38,7 +38,7 @@ fn check_position(position: &Position, reference: &ReferenceGame) {
             (score.red, score.black, score.winner),
             (red, black, winner),
             "{scoring} after {:?}",
-            position.moves()
+            position.placements()
         );
         let from_marbles = position.layout().score_marbles(
             position.marbles(kulami_core::Color::Red),

@@ -14,7 +14,7 @@ const FULL_FRAME: &str =
 const GAP: &str = "AABBB.CCC/DDDEEFFGG";
 
 fn cells(names: &str) -> CellSet {
-    parse_moves(names).unwrap().into_iter().collect()
+    parse_moves(names).unwrap().into_iter().map(|played| played.cell().expect("a cell")).collect()
 }
 
 /// The snapshot text: what the case shows, the board, the breakdown, and the winner under each scoring.
@@ -282,5 +282,5 @@ fn first_legal_game(layout: &str) -> String {
     while let Some(cell) = position.legal_moves().first() {
         position.play(cell).unwrap();
     }
-    kulami_core::notation::format_moves(position.moves())
+    kulami_core::notation::format_moves(position.placements())
 }

@@ -33,9 +33,9 @@ fn self_play() -> kulami_core::GameRecord {
     let layout = std::sync::Arc::new(kulami_layouts::preset("classic").expect("a preset").into_layout());
     let scoring = kulami_core::Scoring::Both;
     let mut game = kulami_core::Game::new(layout, scoring);
-    let mut engine = Engine::new(Level::Club, EngineOptions { seed: 7, ..EngineOptions::default() });
-    while let Some(cell) = engine.choose(game.position(), scoring, None).best {
-        game.play(cell).expect("the engine plays legal moves");
+    let mut engine = Engine::new(Level::Club, EngineOptions::default().with_seed(7));
+    while let Some(chosen) = engine.choose(game.position(), scoring, None).best {
+        game.play_move(chosen).expect("the engine plays legal moves");
     }
     game.record()
 }

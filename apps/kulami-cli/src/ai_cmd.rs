@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use clap::Args;
-use kulami_ai::Limits;
 use kulami_ai::analysis::{analyse, hints};
+use kulami_ai::{Limits, Searcher};
 use kulami_core::{Color, Position, Scoring};
 use serde::Serialize;
 
@@ -65,18 +65,25 @@ struct HintJson {
 struct HintsJson {
     to_move: Option<Color>,
     hints: Vec<HintJson>,
+    /// When the swap is legal: its value for the player who would swap (the first marble's
+    /// owner then), the negative of the best hole's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    swap: Option<f64>,
 }
 
 pub fn hint(args: &HintArgs) -> anyhow::Result<()> {
     let (position, scoring) = args.position.position_and_scoring(args.scoring)?;
-    let found = hints(&position, scoring, Limits::time(args.movetime), args.count);
+    let mut searcher = Searcher::new(32, 1);
+    let found = hints(&mut searcher, &position, scoring, Limits::time(args.movetime), args.count);
+    // Swapping leaves the board as it is with the other player to move: worth minus the best hole.
+    let swap = found.first().filter(|_| position.can_swap()).map(|best| points(-best.value));
     if args.json {
         let hints = found
             .iter()
             .map(|h| HintJson { cell: h.cell.to_string(), value: points(h.value), exact: h.exact })
             .collect();
         let to_move = (!position.is_game_over()).then(|| position.side_to_move());
-        outln!("{}", serde_json::to_string(&HintsJson { to_move, hints })?);
+        outln!("{}", serde_json::to_string(&HintsJson { to_move, hints, swap })?);
         return Ok(());
     }
     if found.is_empty() {
@@ -85,6 +92,9 @@ pub fn hint(args: &HintArgs) -> anyhow::Result<()> {
     for (rank, hint) in found.iter().enumerate() {
         let kind = if hint.exact { "exact final margin" } else { "expected margin" };
         outln!("{}. {}  {:+.2} ({kind} for {})", rank + 1, hint.cell, points(hint.value), position.side_to_move());
+    }
+    if let Some(value) = swap {
+        outln!("or swap  {value:+.2} (the first marble becomes yours, and you play red)");
     }
     Ok(())
 }
@@ -102,8 +112,9 @@ struct ReviewJson {
 
 pub fn analyse_game(args: &AnalyseArgs) -> anyhow::Result<()> {
     let (end, scoring) = args.position.position_and_scoring(args.scoring)?;
-    let start = Position::new(end.layout().clone());
-    let reviews = analyse(&start, end.moves(), scoring, Limits::time(args.movetime));
+    let start = Position::new(end.layout().clone()).with_swap_rule(end.swap_rule());
+    let moves: Vec<_> = end.moves().collect();
+    let reviews = analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, Limits::time(args.movetime));
     let mut worst: Vec<_> = reviews.iter().filter(|r| r.loss > 0).collect();
     worst.sort_by_key(|r| std::cmp::Reverse(r.loss));
     worst.truncate(args.worst);

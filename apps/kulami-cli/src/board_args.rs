@@ -1,4 +1,4 @@
-//! The arguments every position command takes: `--layout` and `--moves`, or `--record`.
+//! The arguments every position command takes: `--layout`, `--moves` and `--swap`, or `--record`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,11 +14,16 @@ pub struct PositionArgs {
     /// A preset name, a layout file, or layout text on one line (rows joined by `/`).
     #[arg(long, default_value = "classic", value_name = "PRESET|FILE|ONE-LINE")]
     pub layout: String,
-    /// The moves played so far: cell names separated by spaces or commas, e.g. "d4 d7 g7".
-    #[arg(long, default_value = "", value_name = "CELLS")]
+    /// The moves played so far: cell names separated by spaces or commas, e.g. "d4 d7 g7"
+    /// (with --swap the second may be `swap`).
+    #[arg(long, default_value = "", value_name = "MOVES")]
     pub moves: String,
-    /// A game record file (layout, marbles, scoring and moves) instead of --layout and --moves.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["layout", "moves"])]
+    /// Play with the swap (pie) rule: the second player may answer the first marble with `swap`.
+    #[arg(long)]
+    pub swap: bool,
+    /// A game record file (layout, marbles, scoring, swap rule and moves) instead of --layout,
+    /// --moves and --swap.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["layout", "moves", "swap"])]
     pub record: Option<PathBuf>,
 }
 
@@ -31,7 +36,8 @@ impl PositionArgs {
         }
         let board = Board::resolve(&self.layout)?;
         let moves = parse_moves(&self.moves).context("--moves")?;
-        Ok((Position::from_moves(Arc::new(board.into_layout()), &moves).context("--moves")?, None))
+        let start = Position::new(Arc::new(board.into_layout())).with_swap_rule(self.swap);
+        Ok((start.replay(&moves).context("--moves")?, None))
     }
 
     /// The position after the moves, or an error naming the bad board or the first illegal move.
@@ -48,5 +54,5 @@ impl PositionArgs {
 
 /// Reads a game record's text form and replays it.
 pub fn read_record(path: &std::path::Path) -> anyhow::Result<Game> {
-    Ok(kulami_layouts::read_game(path)?)
+    Ok(kulami_layouts::files::read_game(path)?)
 }

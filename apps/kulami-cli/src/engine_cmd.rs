@@ -1,9 +1,9 @@
-//! `kulami engine`: the line protocol of `formats.md` on stdin and stdout.
+//! `kulami engine`: the line protocol of `docs/FORMATS.md` on stdin and stdout.
 
 use std::time::Duration;
 
 use clap::Args;
-use kulami_ai::{EngineOptions, Level};
+use kulami_ai::{EngineOptions, Level, TimeControl};
 use kulami_cli::lines::{Line, read_line};
 use kulami_cli::protocol::{MAX_LINE, Reply, Session};
 
@@ -15,7 +15,7 @@ pub struct EngineArgs {
     /// Playing level, 1 to 5 (or baseline).
     #[arg(long, default_value = "5")]
     level: Level,
-    /// Thinking time per genmove, in milliseconds (level 5).
+    /// Thinking time per genmove, in milliseconds (levels 4 and 5); `time_left` switches to a clock.
     #[arg(long, default_value = "1000", value_parser = kulami_cli::protocol::parse_move_time)]
     movetime: Duration,
     /// Search threads (level 5).
@@ -24,7 +24,7 @@ pub struct EngineArgs {
 }
 
 pub fn run(args: &EngineArgs) -> anyhow::Result<()> {
-    let options = EngineOptions { move_time: args.movetime, threads: args.threads, ..EngineOptions::default() };
+    let options = EngineOptions::default().with_time(TimeControl::PerMove(args.movetime)).with_threads(args.threads);
     let mut session = Session::new(args.level, options);
     let mut input = std::io::stdin().lock();
     loop {

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
+use kulami_ai::Clock;
 use kulami_ai::tournament::{Player, PlayerError};
 use kulami_cli::lines::{Line, read_line};
 use kulami_cli::protocol::MAX_LINE;
-use kulami_core::{Cell, Layout, Position, Scoring};
+use kulami_core::{Layout, Move, Position, Scoring};
 
 /// An external engine, talked to over its stdin and stdout.
 pub struct ExternalPlayer {
@@ -102,13 +103,16 @@ impl Player for ExternalPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, position: &Position, _scoring: Scoring) -> Result<Cell, PlayerError> {
-        for &cell in &position.moves()[self.synced..] {
-            self.ask(&format!("play {cell}"))?;
+    fn choose(&mut self, position: &Position, _scoring: Scoring, clock: Option<Clock>) -> Result<Move, PlayerError> {
+        for played in position.moves().skip(self.synced).collect::<Vec<_>>() {
+            self.ask(&format!("play {played}"))?;
+        }
+        if let Some(Clock { remaining, increment }) = clock {
+            self.ask(&format!("time_left {} {}", remaining.as_millis(), increment.as_millis()))?;
         }
         let answer = self.ask(&format!("genmove {}", position.side_to_move()))?;
-        self.synced = position.ply() + 1;
-        answer.trim().parse().map_err(|error: kulami_core::ParseCellError| self.failed(&error.to_string()))
+        self.synced = position.move_count() + 1;
+        answer.trim().parse().map_err(|error: kulami_core::ParseMoveError| self.failed(&error.to_string()))
     }
 }
 

@@ -1,6 +1,6 @@
 //! `kulami`: play Kulami in the terminal and drive the rules from scripts.
 //!
-//! Machine-readable commands and their JSON follow `shared/spec/formats.md`.
+//! Machine-readable commands and their JSON follow `docs/FORMATS.md`.
 
 mod ai_cmd;
 mod board_args;

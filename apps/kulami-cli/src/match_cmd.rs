@@ -9,8 +9,8 @@ use anyhow::{Context as _, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kulami_ai::stats::{SprtVerdict, Tally};
-use kulami_ai::tournament::{GameOutcome, MatchPlan, Player, PlayerError, run_match};
-use kulami_ai::{Engine, EngineOptions, Level};
+use kulami_ai::tournament::{GameClock, GameOutcome, MatchPlan, Player, PlayerError, run_match};
+use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
 use kulami_core::{Color, Layout, Scoring, notation::format_moves};
 use kulami_layouts::{Board, Shape};
 use serde::Serialize;
@@ -43,9 +43,13 @@ pub struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Time per move of level 5, in milliseconds.
+    /// Time per move of levels 4 and 5 and external engines, in milliseconds.
     #[arg(long, default_value = "1000", value_parser = kulami_cli::protocol::parse_move_time)]
     movetime: Duration,
+    /// A game clock instead of a time per move: LIMIT seconds for each player plus INC seconds
+    /// after each move, e.g. `300+3` or `60` (every player keeps to it; running out loses).
+    #[arg(long, value_name = "LIMIT+INC", value_parser = parse_time_control, conflicts_with = "movetime")]
+    tc: Option<GameClock>,
     /// Search threads of each level-5 engine.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -99,6 +103,23 @@ impl PlayerSpec {
     }
 }
 
+/// The longest clock accepted: a day.
+const MAX_CLOCK_SECONDS: f64 = 86_400.0;
+
+/// `LIMIT+INC` or `LIMIT`, in seconds (decimals allowed): `300+3`, `0.5+0.05`.
+fn parse_time_control(text: &str) -> Result<GameClock, String> {
+    let (limit, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |part: &str| match part.trim().parse::<f64>() {
+        Ok(value) if (0.0..=MAX_CLOCK_SECONDS).contains(&value) => Ok(Duration::from_secs_f64(value)),
+        _ => Err(format!("`{text}` is not a time control: expected LIMIT+INC in seconds, like 300+3")),
+    };
+    let clock = GameClock { limit: seconds(limit)?, increment: seconds(increment)? };
+    if clock.limit.is_zero() {
+        return Err(format!("`{text}`: the clock's limit must be more than 0 s"));
+    }
+    Ok(clock)
+}
+
 #[derive(Serialize)]
 struct GameJson {
     board: usize,
@@ -108,6 +129,8 @@ struct GameJson {
     black_total: usize,
     moves: String,
     forfeit: Option<String>,
+    /// Whether a player lost on time.
+    time_loss: bool,
 }
 
 #[derive(Serialize)]
@@ -124,7 +147,21 @@ struct SummaryJson {
     elo_low: f64,
     elo_high: f64,
     sprt: Option<String>,
+    /// The clock, as given to `--tc`; null for a time per move.
+    tc: Option<String>,
+    /// Games each player lost on time.
+    time_losses_a: usize,
+    time_losses_b: usize,
     results: Vec<GameJson>,
+}
+
+/// Games that player A (`player_a`) or B lost on time.
+fn time_losses(outcomes: &[GameOutcome], player_a: bool) -> usize {
+    outcomes
+        .iter()
+        .filter_map(|outcome| outcome.forfeit.as_ref().filter(|forfeit| forfeit.is_time_loss()).map(|f| (outcome, f)))
+        .filter(|(outcome, forfeit)| (forfeit.color == outcome.a_color) == player_a)
+        .count()
 }
 
 fn boards(args: &MatchArgs) -> anyhow::Result<Vec<Arc<Layout>>> {
@@ -146,9 +183,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.concurrency == 0 || args.threads == 0 {
         bail!("--concurrency and --threads must be at least 1");
     }
-    let plan = MatchPlan { boards: boards(args)?, scoring: args.scoring, concurrency: args.concurrency };
-    let options = EngineOptions { move_time: args.movetime, threads: args.threads, ..EngineOptions::default() };
-    let timeout = args.movetime * 10 + Duration::from_secs(10);
+    let plan =
+        MatchPlan { boards: boards(args)?, scoring: args.scoring, concurrency: args.concurrency, clock: args.tc };
+    let options = EngineOptions::default().with_time(TimeControl::PerMove(args.movetime)).with_threads(args.threads);
+    // An external engine that stays silent much longer than it may think has failed.
+    let timeout = args.tc.map_or(args.movetime * 10, |clock| clock.limit + clock.increment) + Duration::from_secs(10);
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
     let sprt = match args.sprt[..] {
         [elo0, elo1] if elo0 < elo1 => Some((elo0, elo1)),
@@ -210,7 +249,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                 red_total: o.totals.0,
                 black_total: o.totals.1,
                 moves: format_moves(&o.moves),
-                forfeit: o.forfeit.clone(),
+                forfeit: o.forfeit.as_ref().map(ToString::to_string),
+                time_loss: o.forfeit.as_ref().is_some_and(|forfeit| forfeit.is_time_loss()),
             })
             .collect();
         let summary = SummaryJson {
@@ -225,6 +265,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             elo_low: low,
             elo_high: high,
             sprt: sprt_text,
+            tc: args.tc.map(|clock| format!("{}+{}", clock.limit.as_secs_f64(), clock.increment.as_secs_f64())),
+            time_losses_a: time_losses(&outcomes, true),
+            time_losses_b: time_losses(&outcomes, false),
             results,
         };
         outln!("{}", serde_json::to_string(&summary)?);
@@ -238,6 +281,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             100.0 * tally.score()
         );
         outln!("Elo difference: {elo:+.0} (95% interval {low:+.0} to {high:+.0})");
+        if args.tc.is_some() {
+            outln!(
+                "time losses: {name_a} {}, {name_b} {}",
+                time_losses(&outcomes, true),
+                time_losses(&outcomes, false)
+            );
+        }
         if let Some(text) = sprt_text {
             outln!("{text}");
         }

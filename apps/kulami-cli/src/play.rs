@@ -7,10 +7,11 @@ use std::sync::Arc;
 use clap::Args;
 use std::time::Duration;
 
-use kulami_ai::{Engine, EngineOptions, Level};
+use kulami_ai::{Engine, EngineOptions, Level, Searcher, TimeControl};
 use kulami_cli::lines::{Line, read_line};
 use kulami_cli::protocol::MAX_LINE;
-use kulami_core::{Cell, Game, Scoring, Winner};
+use kulami_core::notation::format_moves;
+use kulami_core::{Color, Game, Move, Position, Scoring, Winner};
 use kulami_layouts::Board;
 
 use crate::render::{self, ColorChoice};
@@ -52,17 +53,28 @@ pub struct PlayArgs {
     /// Which bonuses count.
     #[arg(long, default_value = "standard")]
     scoring: Scoring,
+    /// Play with the swap (pie) rule: the second player may answer the first marble with
+    /// `swap` and take it over (the players then exchange colours).
+    #[arg(long)]
+    swap: bool,
     /// Colour the drawing.
     #[arg(long, value_enum, default_value_t)]
     color: ColorChoice,
 }
 
-const HELP: &str = "Type a hole such as d4 to place a marble; `hint`, `undo`, `redo`, `moves`, `help` or `quit`.";
+const HELP: &str = "Type a hole such as d4 to place a marble (or `swap` when the swap rule allows); `hint`, `undo`, `redo`, `moves`, `help` or `quit`.";
+
+/// The seat (0 for the player who began as red, 1 for the other) that plays `side` now: after a
+/// swap the players have exchanged colours.
+fn seat_of(position: &Position, side: Color) -> usize {
+    if position.swapped() { side.other().index() } else { side.index() }
+}
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let board = Board::resolve(&args.layout)?;
-    let mut game = Game::new(Arc::new(board.into_layout()), args.scoring);
-    let options = EngineOptions { move_time: args.movetime, ..EngineOptions::default() };
+    let mut game = Game::new(Arc::new(board.into_layout()), args.scoring).with_swap_rule(args.swap);
+    let options = EngineOptions::default().with_time(TimeControl::PerMove(args.movetime));
+    let mut searcher = Searcher::new(32, 1);
     let mut engines = [args.red, args.black].map(|seat| match seat {
         Seat::Engine(level) => Some(Engine::new(level, options)),
         Seat::Human => None,
@@ -76,12 +88,17 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             break;
         }
         let side = position.side_to_move();
-        if let Some(engine) = &mut engines[side.index()] {
+        if let Some(engine) = &mut engines[seat_of(position, side)] {
             outln!("{}, {}, is thinking...", render::title(side), engine.level());
             let choice = engine.choose(position, game.scoring(), None);
-            let cell = choice.best.expect("a live game has a legal move");
-            game.play(cell).expect("the engine plays legal moves");
-            outln!("{} plays {cell}.", render::title(side));
+            let chosen = choice.best.expect("a live game has a legal move");
+            game.play_move(chosen).expect("the engine plays legal moves");
+            match chosen {
+                Move::Swap => {
+                    outln!("{} swaps: the first marble is its own now, and it plays red.", render::title(side))
+                }
+                Move::Place(cell) => outln!("{} plays {cell}.", render::title(side)),
+            }
             continue;
         }
         out!("{} > ", render::title(side));
@@ -107,13 +124,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 if (0..steps).filter_map(|_| game.undo()).count() == 0 {
                     outln!("Nothing to undo.");
                 }
-                while engines[game.position().side_to_move().index()].is_some() && game.undo().is_some() {}
+                while engines[seat_of(game.position(), game.position().side_to_move())].is_some()
+                    && game.undo().is_some()
+                {}
             }
             "hint" => {
                 let limits = kulami_ai::Limits::time(Duration::from_millis(500));
-                for (rank, hint) in
-                    kulami_ai::analysis::hints(game.position(), game.scoring(), limits, 3).iter().enumerate()
-                {
+                let hints = kulami_ai::analysis::hints(&mut searcher, game.position(), game.scoring(), limits, 3);
+                for (rank, hint) in hints.iter().enumerate() {
                     outln!("{}. {} ({:+.2})", rank + 1, hint.cell, f64::from(hint.value) / 100.0);
                 }
             }
@@ -122,10 +140,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                     outln!("Nothing to redo.");
                 }
             }
-            "moves" => outln!("{}", kulami_core::notation::format_moves(game.position().moves())),
-            text => match text.parse::<Cell>() {
-                Ok(cell) => {
-                    if let Err(error) = game.play(cell) {
+            "moves" => outln!("{}", format_moves(&game.position().moves().collect::<Vec<_>>())),
+            text => match text.parse::<Move>() {
+                Ok(played) => {
+                    if let Err(error) = game.play_move(played) {
                         outln!("Illegal: {error}.");
                     }
                 }

@@ -1,15 +1,15 @@
-//! The engine protocol of `formats.md`: a [`Session`] answers one command line at a time with
+//! The engine protocol of `docs/FORMATS.md`: a [`Session`] answers one command line at a time with
 //! a [`Reply`], with no I/O of its own, so that the `kulami engine` loop, the tests and the
 //! fuzzer drive the same code.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use kulami_ai::{Engine, EngineOptions, Level};
-use kulami_core::{Cell, Game, Scoring};
+use kulami_ai::{Clock, Engine, EngineOptions, Level, TimeControl};
+use kulami_core::{Game, Move, Scoring};
 use kulami_layouts::Board;
 
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 18] = [
     "name",
     "version",
     "protocol_version",
@@ -17,10 +17,12 @@ const COMMANDS: [&str; 16] = [
     "quit",
     "layout",
     "scoring",
+    "swap",
     "clear_board",
     "play",
     "genmove",
     "movetime",
+    "time_left",
     "level",
     "legal",
     "undo",
@@ -34,6 +36,9 @@ pub const MAX_LINE: usize = 4096;
 /// The longest thinking time accepted: an hour.
 pub const MAX_MOVE_TIME_MS: u64 = 3_600_000;
 
+/// The most time a clock may show: a day.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+
 /// A thinking time in milliseconds, from 1 to [`MAX_MOVE_TIME_MS`] (for `movetime` and the
 /// command line's `--movetime`).
 ///
@@ -46,7 +51,16 @@ pub fn parse_move_time(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// A clock reading in milliseconds, from 0 to [`MAX_CLOCK_MS`] (for `time_left`).
+fn parse_clock_ms(text: &str) -> Result<Duration, String> {
+    match text.parse::<u64>() {
+        Ok(ms) if ms <= MAX_CLOCK_MS => Ok(Duration::from_millis(ms)),
+        _ => Err(format!("`{text}` is not a clock time in milliseconds (a whole number from 0 to {MAX_CLOCK_MS})")),
+    }
+}
+
 /// The engine's side of the protocol: a game and an engine, changed one command at a time.
+#[derive(Debug)]
 pub struct Session {
     game: Game,
     engine: Engine,
@@ -120,10 +134,19 @@ impl Session {
             ("layout", [board]) => self.layout(board),
             ("scoring", [name]) => match name.parse::<Scoring>() {
                 Ok(scoring) => {
-                    self.game = Game::new(Arc::clone(self.game.position().layout()), scoring);
+                    self.game = Game::new(Arc::clone(self.game.position().layout()), scoring)
+                        .with_swap_rule(self.game.position().swap_rule());
                     Reply::ok("")
                 }
                 Err(error) => Reply::error(error.to_string()),
+            },
+            ("swap", [rule]) => match *rule {
+                "on" | "off" => {
+                    self.game = Game::new(Arc::clone(self.game.position().layout()), self.game.scoring())
+                        .with_swap_rule(*rule == "on");
+                    Reply::ok("")
+                }
+                other => Reply::error(format!("`{other}` is not a swap rule: expected on or off")),
             },
             ("clear_board", []) => {
                 self.new_game(Arc::clone(self.game.position().layout()));
@@ -134,13 +157,11 @@ impl Session {
             ("genmove", []) => self.genmove(None),
             ("genmove", [color]) => self.genmove(Some(color)),
             ("movetime", [ms]) => match parse_move_time(ms) {
-                Ok(time) => {
-                    self.options.move_time = time;
-                    self.engine = Engine::new(self.level, self.options);
-                    Reply::ok("")
-                }
+                Ok(time) => self.set_time_control(TimeControl::PerMove(time)),
                 Err(error) => Reply::error(error),
             },
+            ("time_left", [remaining]) => self.time_left(remaining, "0"),
+            ("time_left", [remaining, increment]) => self.time_left(remaining, increment),
             ("level", [level]) => match level.parse::<Level>() {
                 Ok(level) => {
                     self.level = level;
@@ -150,7 +171,11 @@ impl Session {
                 Err(error) => Reply::error(error.to_string()),
             },
             ("legal", []) => {
-                let legal: Vec<String> = self.game.position().legal_moves().iter().map(|c| c.to_string()).collect();
+                let position = self.game.position();
+                let mut legal: Vec<String> = position.legal_moves().iter().map(|c| c.to_string()).collect();
+                if position.can_swap() {
+                    legal.push(Move::Swap.to_string());
+                }
                 Reply::ok(legal.join(" "))
             }
             ("undo", []) => match self.game.undo() {
@@ -168,8 +193,21 @@ impl Session {
     }
 
     fn new_game(&mut self, layout: Arc<kulami_core::Layout>) {
-        self.game = Game::new(layout, self.game.scoring());
+        self.game = Game::new(layout, self.game.scoring()).with_swap_rule(self.game.position().swap_rule());
         self.engine.new_game();
+    }
+
+    fn set_time_control(&mut self, time: TimeControl) -> Reply {
+        self.options.time = time;
+        self.engine.set_time_control(time);
+        Reply::ok("")
+    }
+
+    fn time_left(&mut self, remaining: &str, increment: &str) -> Reply {
+        match (parse_clock_ms(remaining), parse_clock_ms(increment)) {
+            (Ok(remaining), Ok(increment)) => self.set_time_control(TimeControl::Clock(Clock { remaining, increment })),
+            (Err(error), _) | (_, Err(error)) => Reply::error(error),
+        }
     }
 
     fn layout(&mut self, board: &str) -> Reply {
@@ -193,15 +231,15 @@ impl Session {
         }
     }
 
-    fn play(&mut self, color: Option<&str>, cell: &str) -> Reply {
+    fn play(&mut self, color: Option<&str>, played: &str) -> Reply {
         if let Err(reply) = self.check_turn(color) {
             return reply;
         }
-        let cell: Cell = match cell.parse() {
-            Ok(cell) => cell,
+        let played: Move = match played.parse() {
+            Ok(played) => played,
             Err(error) => return Reply::error(error.to_string()),
         };
-        match self.game.play(cell) {
+        match self.game.play_move(played) {
             Ok(()) => Reply::ok(""),
             Err(error) => Reply::error(format!("illegal move: {error}")),
         }
@@ -215,16 +253,16 @@ impl Session {
             return Reply::error("game over");
         }
         let choice = self.engine.choose(self.game.position(), self.game.scoring(), None);
-        let cell = choice.best.expect("a live game has a legal move");
-        self.game.play(cell).expect("the engine plays legal moves");
-        Reply::ok(cell.to_string())
+        let chosen = choice.best.expect("a live game has a legal move");
+        self.game.play_move(chosen).expect("the engine plays legal moves");
+        Reply::ok(chosen.to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kulami_core::Color;
+    use kulami_core::{Cell, Color};
 
     fn session() -> Session {
         Session::new(Level::Club, EngineOptions::default())
@@ -294,5 +332,66 @@ mod tests {
         assert!(answer(&mut s, "movetime 99999999999999").starts_with("? `99999999999999` is not a time"));
         assert_eq!(answer(&mut s, "clear_board"), "= \n\n");
         assert_eq!(answer(&mut s, "legal"), "= a1 b1 c1 d1\n\n");
+    }
+
+    #[test]
+    fn the_swap_rule_in_the_protocol() {
+        let mut s = session();
+        assert_eq!(answer(&mut s, "layout AABB/CCDD/EEFF"), "= \n\n");
+        assert_eq!(answer(&mut s, "play a1"), "= \n\n");
+        assert_eq!(answer(&mut s, "play swap"), "? illegal move: the swap rule is off in this game\n\n");
+        assert!(!answer(&mut s, "legal").contains("swap"));
+        assert_eq!(answer(&mut s, "swap on"), "= \n\n");
+        assert_eq!(s.game.position().ply(), 0, "a new game with the rule");
+        assert_eq!(answer(&mut s, "play a1"), "= \n\n");
+        assert_eq!(answer(&mut s, "legal"), "= c1 d1 a2 a3 swap\n\n");
+        assert_eq!(answer(&mut s, "play black swap"), "= \n\n");
+        assert_eq!(
+            answer(&mut s, "play swap"),
+            "? illegal move: a swap is only legal as the second move of the game\n\n"
+        );
+        assert_eq!(answer(&mut s, "undo"), "= \n\n");
+        assert!(s.game.position().can_swap(), "undo takes back the swap alone");
+        assert_eq!(answer(&mut s, "swap maybe"), "? `maybe` is not a swap rule: expected on or off\n\n");
+        // The rule stays for new games and boards.
+        assert_eq!(answer(&mut s, "clear_board"), "= \n\n");
+        assert!(s.game.position().swap_rule());
+        assert_eq!(answer(&mut s, "scoring area"), "= \n\n");
+        assert!(s.game.position().swap_rule());
+    }
+
+    #[test]
+    fn genmove_answers_swap_when_the_first_marble_is_worth_taking() {
+        // On the classic board every first marble leaves its owner ahead (the engine's view),
+        // so the second player takes it; without the rule it answers with a cell.
+        let mut s = session();
+        assert_eq!(answer(&mut s, "swap on"), "= \n\n");
+        assert_eq!(answer(&mut s, "play d4"), "= \n\n");
+        assert_eq!(answer(&mut s, "genmove"), "= swap\n\n");
+        assert!(s.game.position().swapped());
+        assert!(answer(&mut s, "genmove").starts_with("= "), "then the first player answers as black");
+        assert_eq!(answer(&mut s, "swap off"), "= \n\n");
+        assert_eq!(answer(&mut s, "play d4"), "= \n\n");
+        let reply = answer(&mut s, "genmove");
+        assert!(reply.trim_start_matches("= ").trim().parse::<Cell>().is_ok(), "{reply}");
+    }
+
+    #[test]
+    fn time_left_sets_a_clock_and_movetime_goes_back_to_a_time_per_move() {
+        let mut s = session();
+        assert_eq!(answer(&mut s, "time_left 300000 3000"), "= \n\n");
+        let clock = Clock { remaining: Duration::from_secs(300), increment: Duration::from_secs(3) };
+        assert_eq!(s.engine.time_control(), TimeControl::Clock(clock));
+        assert_eq!(answer(&mut s, "time_left 1500"), "= \n\n");
+        let clock = Clock { remaining: Duration::from_millis(1500), increment: Duration::ZERO };
+        assert_eq!(s.engine.time_control(), TimeControl::Clock(clock));
+        assert!(answer(&mut s, "genmove").starts_with("= "));
+        assert_eq!(answer(&mut s, "level 4"), "= \n\n");
+        assert_eq!(s.engine.time_control(), TimeControl::Clock(clock), "a new level keeps the clock");
+        assert_eq!(answer(&mut s, "movetime 250"), "= \n\n");
+        assert_eq!(s.engine.time_control(), TimeControl::PerMove(Duration::from_millis(250)));
+        assert!(answer(&mut s, "time_left -5").starts_with("? `-5` is not a clock time"));
+        assert!(answer(&mut s, "time_left 10 x").starts_with("? `x` is not a clock time"));
+        assert_eq!(answer(&mut s, "time_left"), "? wrong arguments for time_left\n\n");
     }
 }

@@ -72,19 +72,24 @@ struct LegalJson {
     to_move: Option<Color>,
     legal: Vec<String>,
     game_over: bool,
+    /// Whether `swap` is legal now; only in games with the swap rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    swap: Option<bool>,
 }
 
 pub fn legal(args: &LegalArgs) -> anyhow::Result<()> {
     let position = args.position.position()?;
     let legal: Vec<String> = position.legal_moves().iter().map(|cell| cell.to_string()).collect();
-    let game_over = legal.is_empty();
+    let game_over = position.is_game_over();
     if args.json {
         let to_move = (!game_over).then(|| position.side_to_move());
-        outln!("{}", serde_json::to_string(&LegalJson { to_move, legal, game_over })?);
+        let swap = position.swap_rule().then(|| position.can_swap());
+        outln!("{}", serde_json::to_string(&LegalJson { to_move, legal, game_over, swap })?);
     } else if game_over {
         outln!("game over");
     } else {
-        outln!("{} to move: {}", position.side_to_move(), legal.join(" "));
+        let swap = if position.can_swap() { " swap" } else { "" };
+        outln!("{} to move: {}{swap}", position.side_to_move(), legal.join(" "));
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! The `kulami` binary as scripts and people use it: output formats of `formats.md`, exit codes,
+//! The `kulami` binary as scripts and people use it: output formats of `docs/FORMATS.md`, exit codes,
 //! and one clear line on stderr for every kind of bad input.
 
 use std::io::Write as _;
@@ -54,6 +54,30 @@ fn legal_json_at_start_middle_and_end() {
 }
 
 #[test]
+fn the_swap_rule_on_the_command_line() {
+    let after_first = json(&["legal", "--swap", "--moves", "d4", "--json"]);
+    assert_eq!(after_first["swap"], true);
+    assert_eq!(after_first["to_move"], "black");
+    assert!(!after_first["legal"].as_array().unwrap().contains(&json!("swap")), "cells only");
+    let later = json(&["legal", "--swap", "--moves", "d4 swap d7", "--json"]);
+    assert_eq!(later["swap"], false);
+    assert_eq!(later["to_move"], "red");
+    assert_eq!(later["legal"], json(&["legal", "--moves", "d4 d7", "--json"])["legal"], "the swap changes no marble");
+    assert!(json(&["legal", "--moves", "d4", "--json"]).get("swap").is_none(), "no key without the rule");
+    let text = stdout(&kulami(&["legal", "--swap", "--moves", "d4"]));
+    assert!(text.starts_with("black to move: ") && text.trim_end().ends_with(" swap"), "{text}");
+    let message = fails(&["legal", "--moves", "d4 swap"], 1);
+    assert!(message.contains("move 2 (swap): the swap rule is off in this game"), "{message}");
+    let message = fails(&["score", "--swap", "--moves", "d4 d7 swap"], 1);
+    assert!(message.contains("move 3 (swap): a swap is only legal as the second move of the game"), "{message}");
+    let perft = json(&["perft", "--swap", "--depth", "2", "--json"]);
+    assert_eq!(perft["nodes"], 752 + 64, "each first marble can also be swapped");
+    let hint = json(&["hint", "--swap", "--layout", "AABB/CCDD/EEFF", "--moves", "a1", "--json"]);
+    assert_eq!(hint["swap"].as_f64(), hint["hints"][0]["value"].as_f64().map(|value| -value));
+    fails(&["legal", "--swap", "--record", "game.txt"], 2);
+}
+
+#[test]
 fn score_json_has_every_field() {
     let score = json(&["score", "--layout", CLASSIC, "--moves", "a1 a3 c3", "--scoring", "both", "--json"]);
     assert_eq!(
@@ -99,7 +123,7 @@ fn illegal_moves_name_number_cell_and_rule() {
     let message = fails(&["perft", "--depth", "1", "--moves", "a1 a3 c3 c1 a1"], 1);
     assert!(message.contains("move 5 (a1): a1 already holds a marble"), "{message}");
     let message = fails(&["legal", "--moves", "d4 q9"], 1);
-    assert!(message.contains("move 2: `q9` is not a cell"), "{message}");
+    assert!(message.contains("move 2: `q9` is not a move"), "{message}");
 }
 
 #[test]
@@ -177,7 +201,7 @@ fn play_skips_an_overlong_line_and_goes_on() {
 fn play_answers_illegal_input_and_finishes_a_game() {
     let text = play(&["--layout", "AABB/CCDD"], "a1\nb1\nzz\na2\nundo\nredo\nd2\nd1\nb1\nb2\nc2\nc1\n");
     assert!(text.contains("Illegal: b1 is on the same tile as the opponent's last marble (a1)."), "{text}");
-    assert!(text.contains("`zz` is not a cell"), "{text}");
+    assert!(text.contains("`zz` is not a move"), "{text}");
     assert!(text.contains("game over"), "{text}");
     assert!(text.contains("winner:"), "{text}");
     // Quitting or closing the input ends cleanly mid-game.
@@ -271,6 +295,14 @@ fn engine_protocol_over_stdin() {
     let long = format!("{}\nname\n", "x".repeat(100_000));
     let text = stdout(&with_input(&["engine"], &long));
     assert_eq!(text, "? line longer than 4096 bytes\n\n= kulami\n\n");
+    // The swap and a clock, as a controller sends them.
+    let input = "swap on\nplay d4\nlegal\ntime_left 2000 100\ngenmove\ngenmove\nquit\n";
+    let text = stdout(&with_input(&["engine", "--level", "4"], input));
+    let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert!(replies[2].ends_with(" swap"), "{}", replies[2]);
+    assert_eq!(replies[3], "= ");
+    assert_eq!(replies[4], "= swap", "the first marble is worth taking");
+    assert!(replies[5].trim_start_matches("= ").parse::<kulami_core::Cell>().is_ok(), "{}", replies[5]);
 }
 
 #[test]
@@ -291,6 +323,24 @@ fn match_between_levels_and_an_external_engine() {
     assert_eq!(broken["wins"], 2, "a player that cannot start forfeits");
     assert!(broken["results"][0]["forfeit"].as_str().unwrap().contains("cannot start"));
     fails(&["match", "2", "7"], 2);
+}
+
+#[test]
+fn match_under_a_game_clock_reports_time_losses() {
+    let engine = format!("cmd:{} engine --level 5", env!("CARGO_BIN_EXE_kulami"));
+    let summary = json(&["match", "5", &engine, "--boards", "easy", "--tc", "2+0.1", "--json"]);
+    assert_eq!(summary["tc"], "2+0.1");
+    assert_eq!(summary["games"], 2);
+    // Both keep to a two-second clock (level 5 thinks 1 s a move by itself).
+    assert_eq!((summary["time_losses_a"].as_u64(), summary["time_losses_b"].as_u64()), (Some(0), Some(0)), "{summary}");
+    assert!(summary["results"].as_array().unwrap().iter().all(|g| g["time_loss"] == false && g["forfeit"].is_null()));
+    let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--tc", "5"]));
+    assert!(text.contains("time losses: level 1 0, level 2 0"), "{text}");
+    for bad in ["0", "x+1", "5+", "-3+1", "100000"] {
+        let message = fails(&["match", "1", "2", &format!("--tc={bad}")], 2);
+        assert!(message.contains("time control") || message.contains("limit"), "{bad}: {message}");
+    }
+    fails(&["match", "1", "2", "--tc", "5+1", "--movetime", "100"], 2);
 }
 
 #[test]

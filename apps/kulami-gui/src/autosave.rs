@@ -48,9 +48,11 @@ impl Autosave {
     }
 
     fn read(path: &Path) -> Result<Option<Saved>, String> {
-        match kulami_layouts::read_text(path, MAX_SAVE_BYTES) {
+        match kulami_layouts::files::read_text(path, MAX_SAVE_BYTES) {
             Ok(text) => Saved::parse(&text).map(Some),
-            Err(kulami_layouts::ReadTextError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {
+            Err(kulami_layouts::files::ReadTextError::Io { error, .. })
+                if error.kind() == std::io::ErrorKind::NotFound =>
+            {
                 Ok(None)
             }
             Err(error) => Err(error.to_string()),

@@ -8,20 +8,38 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
 use kulami_ai::analysis::{Hint, MoveReview, analyse, hints};
-use kulami_ai::{Engine, EngineOptions, Level, Limits};
-use kulami_core::{Cell, Game, Position, Scoring};
+use kulami_ai::{Engine, EngineOptions, Level, Limits, Searcher, TimeControl};
+use kulami_core::{Game, Move, Position, Scoring};
 
 use crate::state::Action;
 
-/// One piece of work on its own thread, for the position with these moves.
+/// What a piece of work was asked about: exactly one position (board, swap rule, moves) under
+/// one scoring. Its answer belongs to that and nothing else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Asked {
+    /// The position.
+    pub position: Position,
+    /// The scoring.
+    pub scoring: Scoring,
+}
+
+impl Asked {
+    /// Whether this is `position` under `scoring`: the same board, rules and moves.
+    #[must_use]
+    pub fn is_for(&self, position: &Position, scoring: Scoring) -> bool {
+        self.scoring == scoring && self.position == *position
+    }
+}
+
+/// One piece of work on its own thread, for what it was [`Asked`].
 pub struct Task<T> {
-    moves: Vec<Cell>,
+    asked: Asked,
     receiver: Receiver<T>,
     cancel: Arc<AtomicBool>,
 }
 
 impl<T: Send + 'static> Task<T> {
-    fn spawn(position: &Position, work: impl FnOnce(&AtomicBool) -> T + Send + 'static) -> Task<T> {
+    fn spawn(position: &Position, scoring: Scoring, work: impl FnOnce(&AtomicBool) -> T + Send + 'static) -> Task<T> {
         let (sender, receiver) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
@@ -29,19 +47,19 @@ impl<T: Send + 'static> Task<T> {
             // The window may have dropped the task; then nobody wants the answer.
             let _ = sender.send(work(&flag));
         });
-        Task { moves: position.moves().to_vec(), receiver, cancel }
+        Task { asked: Asked { position: position.clone(), scoring }, receiver, cancel }
     }
 
-    /// The moves of the position the task was made for.
+    /// What the task was made for.
     #[must_use]
-    pub fn moves(&self) -> &[Cell] {
-        &self.moves
+    pub fn asked(&self) -> &Asked {
+        &self.asked
     }
 
-    /// Whether the task was made for `position`.
+    /// Whether the task was made for `position` under `scoring`.
     #[must_use]
-    pub fn is_for(&self, position: &Position) -> bool {
-        self.moves == position.moves()
+    pub fn is_for(&self, position: &Position, scoring: Scoring) -> bool {
+        self.asked.is_for(position, scoring)
     }
 
     /// Where the task is.
@@ -70,36 +88,35 @@ impl<T> Drop for Task<T> {
     }
 }
 
-/// The engine's turn in `position` at `level`: a move, or the swap if `may_swap` and the engine
-/// would rather have the first marble.
-pub fn engine_move(
-    position: &Position,
-    scoring: Scoring,
-    level: Level,
-    move_time: Duration,
-    may_swap: bool,
-) -> Task<Option<Action>> {
+/// The engine's turn in `position` at `level`: a move, or the swap if the rule allows it and
+/// the engine would rather have the first marble.
+pub fn engine_move(position: &Position, scoring: Scoring, level: Level, move_time: Duration) -> Task<Option<Action>> {
     let snapshot = position.clone();
-    Task::spawn(position, move |cancel| {
-        let options = EngineOptions { move_time, table_megabytes: 32, ..EngineOptions::default() };
+    Task::spawn(position, scoring, move |cancel| {
+        let options = EngineOptions::default().with_time(TimeControl::PerMove(move_time)).with_table_megabytes(32);
         let mut engine = Engine::new(level, options);
-        if may_swap && engine.wants_swap(&snapshot, scoring) {
-            return Some(Action::Swap);
-        }
-        engine.choose(&snapshot, scoring, Some(cancel)).best.map(Action::Place)
+        engine.choose(&snapshot, scoring, Some(cancel)).best.map(|chosen| match chosen {
+            Move::Swap => Action::Swap,
+            Move::Place(cell) => Action::Place(cell),
+        })
     })
 }
 
 /// The review of every move played so far in `game`.
 pub fn analysis(game: &Game) -> Task<Vec<MoveReview>> {
-    let start = Position::new(Arc::clone(game.position().layout()));
-    let moves = game.position().moves().to_vec();
+    let position = game.position();
+    let start = Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule());
+    let moves: Vec<Move> = position.moves().collect();
     let scoring = game.scoring();
-    Task::spawn(game.position(), move |_| analyse(&start, &moves, scoring, Limits::time(Duration::from_millis(150))))
+    Task::spawn(position, scoring, move |_| {
+        analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, Limits::time(Duration::from_millis(150)))
+    })
 }
 
 /// The three strongest holes in `position`.
 pub fn strongest_holes(position: &Position, scoring: Scoring) -> Task<Vec<Hint>> {
     let snapshot = position.clone();
-    Task::spawn(position, move |_| hints(&snapshot, scoring, Limits::time(Duration::from_millis(600)), 3))
+    Task::spawn(position, scoring, move |_| {
+        hints(&mut Searcher::new(32, 1), &snapshot, scoring, Limits::time(Duration::from_millis(600)), 3)
+    })
 }

@@ -45,7 +45,7 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
     painter.rect_filled(board_rect, CornerRadius::ZERO, TABLE);
 
     let legal = position.legal_moves();
-    let forbidden = if view.guide { forbidden_tiles(position) } else { CellSet::EMPTY };
+    let forbidden = if view.guide { position.forbidden_tiles() } else { CellSet::EMPTY };
     for (index, tile) in layout.tiles().iter().enumerate() {
         let rect = tile.cells().iter().map(cell_rect).reduce(|a, b| a.union(b)).expect("a tile has cells");
         let fill = tint(WOOD, position.tile_count(index, Color::Red), position.tile_count(index, Color::Black));
@@ -164,15 +164,6 @@ pub fn hole_label(cell: Cell, occupant: Option<Color>, legal: bool) -> String {
         (None, true) => format!("{cell} empty, legal"),
         (None, false) => format!("{cell} empty"),
     }
-}
-
-/// The tiles of both last marbles, where the side to move may not play.
-fn forbidden_tiles(position: &Position) -> CellSet {
-    let layout = position.layout();
-    [position.last_move(), position.previous_own_move()]
-        .into_iter()
-        .flatten()
-        .fold(CellSet::EMPTY, |set, cell| set | layout.tile_cells_at(cell))
 }
 
 /// The wood tinted toward the colour that holds the tile.

@@ -1,6 +1,6 @@
 //! Game records and boards on disk. Writes go to a temporary file beside the target and are then
 //! renamed over it, so a crash mid-write leaves the old file whole; reads go through
-//! `kulami_layouts::read_game` (size-limited), and every failure is one message naming the file.
+//! `kulami_layouts::files::read_game` (size-limited), and every failure is one message naming the file.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -41,7 +41,7 @@ pub fn save_game(path: &Path, game: &Game) -> Result<(), String> {
 /// # Errors
 /// A message naming the file and what is wrong: unreadable, not a record, or an illegal move.
 pub fn load_game(path: &Path) -> Result<Game, String> {
-    kulami_layouts::read_game(path).map_err(|error| error.to_string())
+    kulami_layouts::files::read_game(path).map_err(|error| error.to_string())
 }
 
 /// Saves `layout` as a layout file.

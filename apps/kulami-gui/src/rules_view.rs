@@ -84,7 +84,7 @@ mod tests {
     fn the_examples_are_legal_games() {
         let examples = super::examples();
         assert!(examples.reply.legal_moves().len() > 3);
-        assert_eq!(examples.own_tile.moves().len(), 3);
+        assert_eq!(examples.own_tile.move_count(), 3);
         assert!(!examples.scoring.is_game_over());
     }
 }

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use kulami_ai::Level;
-use kulami_core::{Cell, Color, Game, Layout, MoveError, Scoring};
+use kulami_core::{Cell, Color, Game, Layout, Move, MoveError, Scoring};
 use kulami_layouts::Shape;
 
-/// Who plays a colour.
+/// Who plays a side of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
     /// A person clicking.
@@ -88,12 +88,14 @@ pub enum Action {
     ShowGuide(bool),
     /// Stop or let the engine move (to watch engine games at one's own pace).
     Pause(bool),
-    /// Allow or forbid the swap (pie rule) after the first move.
+    /// Play with or without the swap (pie rule): now, if the moves so far allow it, and in
+    /// the games to come.
     AllowSwap(bool),
     /// The second player takes the first marble as their own: the players swap colours, and
     /// the player who opened moves next, now as black.
     Swap,
-    /// Go to the position after this many moves of the game, taking back or replaying moves.
+    /// Go to the position after this many moves of the game (the swap counts as one), taking
+    /// back or replaying moves.
     /// The engine pauses, so that the game can be looked through.
     StepTo(usize),
     /// Put a game read from a record on the board (its board becomes a custom one).
@@ -109,7 +111,7 @@ pub struct Options {
     pub hints: bool,
     /// Show the row and column guides and dim the forbidden tiles.
     pub guide: bool,
-    /// Allow the swap (pie rule) after the first move.
+    /// Play with the swap (pie rule).
     pub swap_allowed: bool,
 }
 
@@ -118,13 +120,13 @@ pub struct Options {
 pub struct GameState {
     board: BoardChoice,
     game: Game,
+    /// Who plays first (red, unless the other swaps) and second.
     seats: [Seat; 2],
     hints: bool,
     guide: bool,
     paused: bool,
+    /// The swap rule of the games to come (the game on the board has its own).
     swap_allowed: bool,
-    /// Whether the players swapped colours in this game.
-    swapped: bool,
     /// The last action's complaint, shown until the next action.
     message: Option<String>,
 }
@@ -148,16 +150,25 @@ impl GameState {
             guide: true,
             paused: false,
             swap_allowed: false,
-            swapped: false,
             message: None,
         }
     }
 
-    /// A state from its parts (a saved game).
+    /// A state from its parts (a saved game; `seats` by colour as the game stands).
     #[must_use]
     pub fn restore(board: BoardChoice, game: Game, seats: [Seat; 2], options: Options) -> GameState {
         let Options { hints, guide, swap_allowed } = options;
-        GameState { board, game, seats, hints, guide, paused: false, swap_allowed, swapped: false, message: None }
+        let mut state = GameState { board, game, seats, hints, guide, paused: false, swap_allowed, message: None };
+        if state.game.position().swapped() {
+            state.seats.swap(0, 1);
+        }
+        state
+    }
+
+    /// The seats by colour, as the game stands (what [`GameState::restore`] takes).
+    #[must_use]
+    pub fn seats_by_color(&self) -> [Seat; 2] {
+        Color::BOTH.map(|color| self.seat(color))
     }
 
     /// The options that outlive a game.
@@ -166,11 +177,10 @@ impl GameState {
         Options { hints: self.hints, guide: self.guide, swap_allowed: self.swap_allowed }
     }
 
-    /// Whether the side to move may swap colours now: the swap is allowed, exactly one marble
-    /// is down, and nobody swapped yet.
+    /// Whether the side to move may swap colours now (the rules say so).
     #[must_use]
     pub fn can_swap(&self) -> bool {
-        self.swap_allowed && !self.swapped && self.game.position().ply() == 1
+        self.game.position().can_swap()
     }
 
     /// Shows `message` until the next action.
@@ -190,10 +200,14 @@ impl GameState {
         &self.board
     }
 
-    /// Who plays `color`.
+    /// Who plays `color` now (after a swap, the second player plays red).
     #[must_use]
     pub fn seat(&self, color: Color) -> Seat {
-        self.seats[color.index()]
+        self.seats[self.seat_index(color)]
+    }
+
+    fn seat_index(&self, color: Color) -> usize {
+        if self.game.position().swapped() { color.other().index() } else { color.index() }
     }
 
     /// Whether hints are shown.
@@ -225,7 +239,7 @@ impl GameState {
     #[must_use]
     pub fn engine_to_move(&self) -> Option<Level> {
         let position = self.game.position();
-        match self.seats[position.side_to_move().index()] {
+        match self.seat(position.side_to_move()) {
             Seat::Engine(level) if !self.paused && !position.is_game_over() => Some(level),
             _ => None,
         }
@@ -235,7 +249,7 @@ impl GameState {
     #[must_use]
     pub fn human_to_move(&self) -> bool {
         let position = self.game.position();
-        !position.is_game_over() && self.seats[position.side_to_move().index()] == Seat::Human
+        !position.is_game_over() && self.seat(position.side_to_move()) == Seat::Human
     }
 
     /// Carries out `action`; an illegal move leaves the game as it was and sets [`GameState::message`].
@@ -266,23 +280,24 @@ impl GameState {
                 self.restart(self.game.scoring());
             }
             Action::ChangeScoring(scoring) => self.restart(scoring),
-            Action::Seat(color, seat) => self.seats[color.index()] = seat,
+            Action::Seat(color, seat) => self.seats[self.seat_index(color)] = seat,
             Action::ShowHints(on) => self.hints = on,
             Action::ShowGuide(on) => self.guide = on,
             Action::Pause(on) => self.paused = on,
-            Action::AllowSwap(on) => self.swap_allowed = on,
-            Action::Swap => {
-                if self.can_swap() {
-                    self.seats.swap(0, 1);
-                    self.swapped = true;
-                    self.message = Some("Colours swapped: the first marble is now the second player's.".into());
-                } else {
-                    self.message = Some("A swap is only possible right after the first move.".into());
+            Action::AllowSwap(on) => {
+                self.swap_allowed = on;
+                match self.replayed_with_swap_rule(on) {
+                    Some(game) => self.game = game,
+                    None => self.message = Some("This game was played with a swap; the next one will not be.".into()),
                 }
             }
-            Action::StepTo(ply) => {
-                while self.game.position().ply() > ply && self.game.undo().is_some() {}
-                while self.game.position().ply() < ply && self.game.redo().is_some() {}
+            Action::Swap => match self.game.play_move(Move::Swap) {
+                Ok(()) => self.message = Some("Colours swapped: the first marble is now the second player's.".into()),
+                Err(error) => self.message = Some(describe(error)),
+            },
+            Action::StepTo(count) => {
+                while self.game.position().move_count() > count && self.game.undo().is_some() {}
+                while self.game.position().move_count() < count && self.game.redo().is_some() {}
                 if self.seats.iter().any(|&seat| seat != Seat::Human) && !self.game.position().is_game_over() {
                     self.paused = true;
                 }
@@ -291,22 +306,21 @@ impl GameState {
             Action::Load(game) => {
                 self.board = BoardChoice::of_layout(game.position().layout());
                 self.game = *game;
-                self.swapped = false;
             }
-        }
-        // Taking back the first move takes back the swap that answered it.
-        if self.swapped && self.game.position().ply() == 0 {
-            self.seats.swap(0, 1);
-            self.swapped = false;
         }
     }
 
     fn restart(&mut self, scoring: Scoring) {
-        self.game = Game::new(Arc::new(self.board.layout()), scoring);
-        if self.swapped {
-            self.seats.swap(0, 1);
-            self.swapped = false;
-        }
+        self.game = Game::new(Arc::new(self.board.layout()), scoring).with_swap_rule(self.swap_allowed);
+    }
+
+    /// The game on the board replayed under the swap rule `on`, unless a move it has needs the
+    /// other rule (a swap already played). The moves to redo are dropped.
+    fn replayed_with_swap_rule(&self, on: bool) -> Option<Game> {
+        let position = self.game.position();
+        let mut game = Game::new(Arc::clone(position.layout()), self.game.scoring()).with_swap_rule(on);
+        position.moves().try_for_each(|played| game.play_move(played)).ok()?;
+        Some(game)
     }
 }
 
@@ -331,7 +345,7 @@ mod tests {
         state.apply(Action::Place("d7".parse().unwrap()));
         assert!(state.human_to_move());
         state.apply(Action::Undo);
-        assert_eq!(state.game().position().moves().len(), 0);
+        assert_eq!(state.game().position().move_count(), 0);
         assert!(state.human_to_move());
         state.apply(Action::Undo);
         assert_eq!(state.message(), Some("Nothing to undo."));
@@ -342,9 +356,10 @@ mod tests {
         let mut state = GameState::default();
         state.apply(Action::Seat(Color::Black, Seat::Engine(Level::Club)));
         state.apply(Action::Swap);
-        assert!(state.message().unwrap().contains("only possible"), "swap is off by default");
+        assert_eq!(state.message(), Some("The swap rule is off in this game."), "swap is off by default");
         state.apply(Action::AllowSwap(true));
         assert!(!state.can_swap(), "no marble yet");
+        assert!(state.game().position().swap_rule(), "the rule applies to the game on the board");
         state.apply(Action::Place("d4".parse().unwrap()));
         assert!(state.can_swap());
         state.apply(Action::Swap);
@@ -353,10 +368,17 @@ mod tests {
         assert!(state.human_to_move() && !state.can_swap());
         state.apply(Action::Swap);
         assert_eq!(state.seat(Color::Black), Seat::Human, "a second swap is refused");
-        // Taking back the first marble takes back the swap.
-        state.apply(Action::StepTo(0));
+        assert_eq!(state.message(), Some("A swap is only legal as the second move of the game."));
+        // The swap is a move of the game: in its record, and taken back like any other.
+        assert_eq!(state.game().record().to_text().lines().last(), Some("moves: d4 swap"));
+        state.apply(Action::AllowSwap(false));
+        assert!(state.game().position().swapped(), "the game keeps its swap");
+        state.apply(Action::StepTo(1));
+        assert!(state.can_swap());
         assert_eq!(state.seat(Color::Red), Seat::Human);
         assert_eq!(state.seat(Color::Black), Seat::Engine(Level::Club));
+        state.apply(Action::NewGame);
+        assert!(!state.game().position().swap_rule(), "the next game has the rule chosen last");
     }
 
     #[test]
@@ -370,7 +392,7 @@ mod tests {
         assert_eq!(state.game().position().ply(), 1);
         assert!(state.paused() && state.engine_to_move().is_none());
         state.apply(Action::StepTo(3));
-        assert_eq!(kulami_core::notation::format_moves(state.game().position().moves()), "d4 d7 g7");
+        assert_eq!(kulami_core::notation::format_moves(&state.game().record().moves), "d4 d7 g7");
         state.apply(Action::StepTo(10));
         assert_eq!(state.game().position().ply(), 3, "no further than the moves there are");
     }

@@ -27,7 +27,7 @@ fn label_of(node: &egui_kittest::Node<'_>) -> String {
 }
 
 fn moves(harness: &Harness<'static, KulamiApp>) -> String {
-    kulami_core::notation::format_moves(harness.state().state().game().position().moves())
+    kulami_core::notation::format_moves(&harness.state().state().game().record().moves)
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn a_game_played_by_clicks_reaches_its_end() {
     }
     let position = harness.state().state().game().position();
     assert!(position.is_game_over());
-    assert_eq!(position.moves().len(), 47, "the first-legal-hole game locks after 47 moves");
+    assert_eq!(position.move_count(), 47, "the first-legal-hole game locks after 47 moves");
     assert_eq!(harness.query_all_by_label_contains("empty, legal").count(), 0);
     harness.get_by_label("Game over: black wins");
     let tiles = position.layout().tiles().len();
@@ -135,8 +135,8 @@ fn the_engine_answers_without_freezing_the_window() {
     choose(&mut harness, "Black player", "Engine, level 2");
     click(&mut harness, "d4 empty, legal");
     // The reply comes from another thread; the window keeps drawing meanwhile.
-    wait_until(&mut harness, |app| app.state().game().position().moves().len() == 2);
-    let reply = harness.state().state().game().position().moves()[1];
+    wait_until(&mut harness, |app| app.state().game().position().move_count() == 2);
+    let reply = harness.state().state().game().position().placements()[1];
     assert!(reply.row() == 3 || reply.column() == 3, "{reply} answers d4");
     harness.get_by_label("Red to move");
     // Undo goes back to the person's turn, taking back the engine's reply too.
@@ -188,11 +188,11 @@ fn the_game_in_progress_survives_a_restart_and_damage_is_reported() {
     click(&mut harness, "d7 empty, legal");
     drop(harness);
     let restored = KulamiApp::new(Some(Autosave::new(path.clone())));
-    assert_eq!(kulami_core::notation::format_moves(restored.state().game().position().moves()), "d4 d7");
+    assert_eq!(kulami_core::notation::format_moves(&restored.state().game().record().moves), "d4 d7");
 
     std::fs::write(&path, "{ not json").unwrap();
     let recovered = KulamiApp::new(Some(Autosave::new(path.clone())));
-    assert_eq!(kulami_core::notation::format_moves(recovered.state().game().position().moves()), "d4");
+    assert_eq!(kulami_core::notation::format_moves(&recovered.state().game().record().moves), "d4");
     assert!(recovered.state().message().unwrap().starts_with("The autosave was damaged"));
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -225,14 +225,23 @@ fn the_second_player_may_swap_colours() {
     click(&mut harness, "Swap colours");
     harness.get_by_label("Colours swapped: the first marble is now the second player's.");
     assert!(harness.query_by_label("Swap colours").is_none(), "only once");
+    // The swap is a move of the game: listed, and taken back by Undo like any other.
+    assert_eq!(moves(&harness), "d4 swap");
+    harness.get_by_label("2. swap");
+    click(&mut harness, "Undo");
+    assert_eq!(moves(&harness), "d4");
+    harness.get_by_label("Swap colours");
+    click(&mut harness, "Redo");
+    assert_eq!(moves(&harness), "d4 swap");
     // Against the engine: it opened as red, the person swaps and the engine answers as black.
     click(&mut harness, "New game");
     choose(&mut harness, "Red player", "Engine, level 1");
     wait_until(&mut harness, |app| app.state().game().position().ply() == 1);
     click(&mut harness, "Swap colours");
     assert_eq!(harness.state().state().seat(kulami_core::Color::Red), kulami_gui::state::Seat::Human);
-    wait_until(&mut harness, |app| app.state().game().position().ply() == 2);
+    wait_until(&mut harness, |app| app.state().game().position().move_count() == 3);
     harness.get_by_label("Red to move");
+    assert_eq!(harness.state().state().seat(kulami_core::Color::Red), kulami_gui::state::Seat::Human);
 }
 
 #[test]

@@ -13,6 +13,6 @@ fn main() {
     while !position.is_game_over() {
         let result = engine.choose(&position, Scoring::Standard, None);
         println!("ply {:2} depth {:2} {:8.3} s", position.ply(), result.depth, result.time.as_secs_f64());
-        position.play(result.best.unwrap()).unwrap();
+        position.play_move(result.best.unwrap()).unwrap();
     }
 }

@@ -11,8 +11,8 @@ use std::time::Duration;
 use kulami_ai::mcts::{self, MctsLimits, MctsOptions};
 use kulami_ai::stats::Tally;
 use kulami_ai::tournament::{MatchPlan, Player, PlayerError, run_match};
-use kulami_ai::{Engine, EngineOptions, KulamiState, Level};
-use kulami_core::{Cell, Layout, Position, Scoring};
+use kulami_ai::{Clock, Engine, EngineOptions, KulamiState, Level, TimeControl};
+use kulami_core::{Layout, Move, Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
 struct MctsPlayer {
@@ -28,17 +28,17 @@ impl Player for MctsPlayer {
     fn new_game(&mut self, _layout: &Arc<Layout>, _scoring: Scoring) -> Result<(), PlayerError> {
         Ok(())
     }
-    fn choose(&mut self, position: &Position, scoring: Scoring) -> Result<Cell, PlayerError> {
+    fn choose(&mut self, position: &Position, scoring: Scoring, _clock: Option<Clock>) -> Result<Move, PlayerError> {
         self.seed += 1;
         let limits = MctsLimits { time: self.time, playouts: u64::MAX, threads: 1 };
         let found = mcts::search(&KulamiState::new(position.clone(), scoring), self.options, limits, self.seed, None);
-        found.best.ok_or_else(|| PlayerError("no move".into()))
+        found.best.map(Move::Place).ok_or_else(|| PlayerError("no move".into()))
     }
 }
 
 fn player(spec: &str, time: Duration) -> Box<dyn Player> {
     if spec == "ab" {
-        let options = EngineOptions { move_time: time, threads: 1, ..EngineOptions::default() };
+        let options = EngineOptions::default().with_time(TimeControl::PerMove(time)).with_threads(1);
         return Box::new(Engine::new(Level::Master, options));
     }
     let (exploration, rave) = spec.split_once(',').expect("EXPLORATION,RAVE");
@@ -58,6 +58,7 @@ fn main() {
         boards: (0..boards).map(|seed| Arc::new(generate(1000 + seed, Shape::Square))).collect(),
         scoring: Scoring::Standard,
         concurrency: 2,
+        clock: None,
     };
     let outcomes = run_match(&plan, |side| Ok(player(&args[side], time)), |_| std::ops::ControlFlow::Continue(()));
     let mut tally = Tally::default();

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use kulami_ai::{Engine, EngineOptions, Level};
+use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
 use kulami_core::{Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
@@ -14,7 +14,7 @@ fn main() {
     let times: Vec<u64> = std::env::args().skip(1).map(|t| t.parse().expect("milliseconds")).collect();
     for millis in if times.is_empty() { vec![100, 1000] } else { times } {
         let budget = Duration::from_millis(millis);
-        let mut engine = Engine::new(Level::Master, EngineOptions { move_time: budget, ..EngineOptions::default() });
+        let mut engine = Engine::new(Level::Master, EngineOptions::default().with_time(TimeControl::PerMove(budget)));
         let mut worst = Duration::ZERO;
         let mut searches = 0;
         for seed in 0..4 {
@@ -25,7 +25,7 @@ fn main() {
                 let result = engine.choose(&position, Scoring::Standard, None);
                 worst = worst.max(start.elapsed().saturating_sub(budget));
                 searches += 1;
-                position.play(result.best.expect("a live game has a move")).expect("legal");
+                position.play_move(result.best.expect("a live game has a move")).expect("legal");
                 // Skip ahead so that the searches cover the whole game.
                 for _ in 0..2 {
                     if let Some(cell) = position.legal_moves().iter().next() {

@@ -20,9 +20,8 @@ fn play(seed: u64) -> Vec<([f64; WEIGHTS], f64)> {
     let shape = if seed.is_multiple_of(3) { Shape::Irregular } else { Shape::Square };
     let scoring = Scoring::ALL[(seed % 4) as usize];
     let layout = Arc::new(generate(seed, shape));
-    let options = EngineOptions { seed, table_megabytes: 1, ..EngineOptions::default() };
-    let mut engines =
-        [Engine::new(Level::Casual, options), Engine::new(Level::Casual, EngineOptions { seed: seed + 1, ..options })];
+    let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
+    let mut engines = [Engine::new(Level::Casual, options), Engine::new(Level::Casual, options.with_seed(seed + 1))];
     let mut position = Position::new(layout);
     let mut samples = Vec::new();
     while !position.is_game_over() {
@@ -36,7 +35,7 @@ fn play(seed: u64) -> Vec<([f64; WEIGHTS], f64)> {
         }
         samples.push((row, position.side_to_move()));
         let choice = engines[position.ply() % 2].choose(&position, scoring, None);
-        position.play(choice.best.expect("a live game has a move")).expect("engines play legal moves");
+        position.play_move(choice.best.expect("a live game has a move")).expect("engines play legal moves");
     }
     let end = KulamiState::new(position.clone(), scoring);
     let margin_for_mover = f64::from(end.terminal_value().expect("over"));

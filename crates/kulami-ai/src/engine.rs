@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use kulami_core::{Cell, Position, Scoring};
+use kulami_core::{Cell, Move, Position, Scoring};
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
@@ -13,11 +13,12 @@ use crate::baseline;
 use crate::eval::KulamiEvaluator;
 use crate::game::{Evaluator, SearchGame};
 use crate::kulami::{KulamiState, POINT};
-use crate::mcts::{self, MctsLimits, MctsOptions};
+use crate::mcts::{self, MctsLimits, MctsOptions, MctsResult};
 use crate::search::{Limits, SearchResult, Searcher};
 
 /// How an engine chooses its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Level {
     /// Level 1, a beginner: looks one move ahead at the tile score only, and often plays a
     /// plausible but worse move (within two points of the best, chosen at random), and now and
@@ -26,7 +27,8 @@ pub enum Level {
     /// Level 2, a casual player: 2 plies with the full evaluation, and picks at random among
     /// the moves within one point of the best.
     Casual,
-    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 10 plies.
+    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 10 plies, and
+    /// always the best move it finds.
     Club,
     /// Level 4, an expert: Monte-Carlo tree search with RAVE for 100 ms per move on one thread,
     /// and the exact solver in the last 20 plies.
@@ -85,11 +87,78 @@ impl FromStr for Level {
     }
 }
 
-/// Settings of an [`Engine`] beyond its level.
+/// How long the engine may think: a fixed time per move, or a share of what is left on a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TimeControl {
+    /// This time for every move (levels 4 and 5 and the MCTS player use it; the others search
+    /// to their depth).
+    PerMove(Duration),
+    /// A game clock. Every level answers before it runs out; levels 4 and 5 and the MCTS
+    /// player spend more where fewer moves are left to play (see [`TimeControl::budget`]).
+    Clock(Clock),
+}
+
+/// The side to move's clock as a move begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Clock {
+    /// Time left.
+    pub remaining: Duration,
+    /// Time added after each of its moves.
+    pub increment: Duration,
+}
+
+/// Time kept back from a clock for the reply to travel and the move to be committed.
+const CLOCK_RESERVE: Duration = Duration::from_millis(60);
+
+impl TimeControl {
+    /// The thinking time for one move when the side to move has at most `own_moves_left` moves
+    /// still to play: for a clock, an even share of what is left over the moves to come (plus
+    /// two in hand) and most of the increment, never more than half of what is left, and always
+    /// [`CLOCK_RESERVE`] short of the flag.
+    #[must_use]
+    pub fn budget(self, own_moves_left: usize) -> Duration {
+        match self {
+            TimeControl::PerMove(time) => time,
+            TimeControl::Clock(Clock { remaining, increment }) => {
+                let usable = remaining.saturating_sub(CLOCK_RESERVE);
+                let share = usable / (own_moves_left as u32).saturating_add(2).max(1) + increment * 3 / 4;
+                share.min(usable / 2)
+            }
+        }
+    }
+
+    /// The cap a clock puts on a search that otherwise ends by depth; none per move.
+    fn cap(self, own_moves_left: usize) -> Option<Duration> {
+        match self {
+            TimeControl::PerMove(_) => None,
+            TimeControl::Clock(_) => Some(self.budget(own_moves_left)),
+        }
+    }
+}
+
+impl Default for TimeControl {
+    /// One second per move.
+    fn default() -> TimeControl {
+        TimeControl::PerMove(Duration::from_secs(1))
+    }
+}
+
+/// Settings of an [`Engine`] beyond its level: start from `EngineOptions::default()` and change
+/// what you need (more settings may come).
+///
+/// ```
+/// use std::time::Duration;
+/// use kulami_ai::{EngineOptions, TimeControl};
+/// let options = EngineOptions::default().with_seed(7).with_threads(1).with_time(TimeControl::PerMove(Duration::from_millis(200)));
+/// assert_eq!((options.seed, options.threads), (7, 1));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EngineOptions {
-    /// Time per move of the master level (others ignore it).
-    pub move_time: Duration,
+    /// Thinking time of levels 4 and 5 and the MCTS player, and the clock every level keeps to
+    /// (also set by [`Engine::set_time_control`]).
+    pub time: TimeControl,
     /// Threads of the master level.
     pub threads: usize,
     /// Transposition table size.
@@ -103,22 +172,60 @@ pub struct EngineOptions {
 
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
-        EngineOptions { move_time: Duration::from_secs(1), threads: 2, table_megabytes: 64, seed: 0, nodes: None }
+        EngineOptions { time: TimeControl::default(), threads: 2, table_megabytes: 64, seed: 0, nodes: None }
+    }
+}
+
+impl EngineOptions {
+    /// With this time control.
+    #[must_use]
+    pub fn with_time(self, time: TimeControl) -> EngineOptions {
+        EngineOptions { time, ..self }
+    }
+
+    /// With this many threads for the master level.
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> EngineOptions {
+        EngineOptions { threads, ..self }
+    }
+
+    /// With a transposition table of this size.
+    #[must_use]
+    pub fn with_table_megabytes(self, table_megabytes: usize) -> EngineOptions {
+        EngineOptions { table_megabytes, ..self }
+    }
+
+    /// With this seed.
+    #[must_use]
+    pub fn with_seed(self, seed: u64) -> EngineOptions {
+        EngineOptions { seed, ..self }
+    }
+
+    /// In deterministic mode with this node (or playout) budget, or timed with `None`.
+    #[must_use]
+    pub fn with_nodes(self, nodes: Option<u64>) -> EngineOptions {
+        EngineOptions { nodes, ..self }
     }
 }
 
 /// A player of a given level.
 ///
+/// [`Engine::choose`] answers every position of a game, the swap included: with the swap rule
+/// on, right after the first marble it may answer [`Move::Swap`].
+///
 /// ```
 /// use std::sync::Arc;
 /// use kulami_ai::{Engine, EngineOptions, Level};
-/// use kulami_core::{Layout, Position, Scoring};
+/// use kulami_core::{Layout, Move, Position, Scoring};
 /// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
 /// let mut engine = Engine::new(Level::Club, EngineOptions::default());
 /// let position = Position::new(layout);
 /// let choice = engine.choose(&position, Scoring::Standard, None);
-/// assert!(position.legal_moves().contains(choice.best.unwrap()));
+/// let Some(Move::Place(cell)) = choice.best else { panic!("a placement") };
+/// assert!(position.legal_moves().contains(cell));
+/// assert_eq!(choice.pv.first(), choice.best.as_ref());
 /// ```
+#[derive(Debug)]
 pub struct Engine {
     level: Level,
     options: EngineOptions,
@@ -152,61 +259,146 @@ impl Engine {
         self.level
     }
 
+    /// The time control of the next moves.
+    #[must_use]
+    pub fn time_control(&self) -> TimeControl {
+        self.options.time
+    }
+
+    /// Thinks by `time` from the next move on (a clock: its state before that move).
+    pub fn set_time_control(&mut self, time: TimeControl) {
+        self.options.time = time;
+    }
+
     /// Forgets the previous game (the transposition table) and restarts the random choices.
     pub fn new_game(&mut self) {
         self.searcher.clear();
         self.rng = Pcg64Mcg::seed_from_u64(self.options.seed);
     }
 
-    /// The move to play in `position`, with the search's findings. Setting `cancel` makes the
+    /// The move to play in `position` (the swap included, when the rule allows it), with the
+    /// search's findings at every level: the value for the side to move (for a swap, for the
+    /// swapper) and the line it expects, starting with the move. Setting `cancel` makes the
     /// search return at once with the best move so far.
-    pub fn choose(&mut self, position: &Position, scoring: Scoring, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
+    pub fn choose(&mut self, position: &Position, scoring: Scoring, cancel: Option<&AtomicBool>) -> SearchResult<Move> {
         let state = KulamiState::new(position.clone(), scoring);
+        if position.swap_rule() && position.move_count() == 0 {
+            return self.balanced_opening(&state).map(Move::Place);
+        }
+        if position.can_swap() {
+            let judged = self.judge_swap(&state);
+            if judged.value < 0 || judged.best.is_none() {
+                let mut pv = vec![Move::Swap];
+                pv.extend(judged.pv.iter().copied().map(Move::Place));
+                return SearchResult { best: Some(Move::Swap), value: -judged.value, pv, ..judged.map(Move::Place) };
+            }
+        }
+        self.choose_placement(&state, cancel).map(Move::Place)
+    }
+
+    fn choose_placement(&mut self, state: &KulamiState, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
+        let own_moves_left = state.moves_left_at_most().div_ceil(2);
+        let cap = self.options.time.cap(own_moves_left);
+        let budget = self.options.time.budget(own_moves_left);
+        let capped = |limits: Limits| Limits { time: cap, ..limits };
         match self.level {
             Level::Beginner => {
-                let mut result = self.search(&state, Limits::depth(1), cancel);
+                let result = self.search(state, capped(Limits::depth(1)), cancel);
                 if self.rng.next_u64().is_multiple_of(8) {
-                    result.best = self.pick(&state, |_| true);
+                    let picked = self.pick(state, |_| true);
+                    self.with_choice(state, result, picked, 1)
                 } else {
-                    result.best = self.pick_near_best(&state, 1, 2 * POINT);
+                    let picked = self.pick_near_best(state, 1, 2 * POINT);
+                    self.with_choice(state, result, picked, 1)
                 }
-                result
             }
             Level::Casual => {
-                let mut result = self.search(&state, Limits::depth(2), cancel);
-                result.best = self.pick_near_best(&state, 2, POINT);
-                result
+                let result = self.search(state, capped(Limits::depth(2)), cancel);
+                let picked = self.pick_near_best(state, 2, POINT);
+                self.with_choice(state, result, picked, 2)
             }
             Level::Club => {
                 let depth = if state.moves_left_at_most() <= 10 { 10 } else { 4 };
-                self.search(&state, Limits::depth(depth), cancel)
+                self.search(state, capped(Limits::depth(depth)), cancel)
             }
-            Level::Expert => self.tree_search(&state, Duration::from_millis(100), 1, cancel),
-            Level::Master => self.tree_search(&state, self.options.move_time, self.options.threads, cancel),
+            Level::Expert => {
+                let time = cap.map_or(Duration::from_millis(100), |cap| cap.min(Duration::from_millis(100)));
+                self.tree_search(state, time, 1, MctsOptions::STRONG, cancel)
+            }
+            Level::Master => self.tree_search(state, budget, self.options.threads, MctsOptions::STRONG, cancel),
             Level::Mcts => {
                 let start = std::time::Instant::now();
-                let limits = self.mcts_limits(self.options.move_time, 1);
-                let found = mcts::search(&state, MctsOptions::PLAIN, limits, self.rng.next_u64(), cancel);
-                one_move_result(found.best.map(|mv| (mv, 0)), 0, false, found.playouts, start)
+                let limits = self.mcts_limits(budget, 1);
+                let found = mcts::search(state, MctsOptions::PLAIN, limits, self.rng.next_u64(), cancel);
+                self.tree_result(state, found, start)
             }
             Level::Baseline => {
                 let mut game = state.clone();
                 let depth = baseline::scheduled_depth(game.moves_left_at_most());
                 let start = std::time::Instant::now();
                 let found = baseline::best_move(&mut game, &self.evaluator, depth);
-                one_move_result(found, depth, depth as usize >= state.moves_left_at_most(), 0, start)
+                SearchResult {
+                    best: found.map(|(mv, _)| mv),
+                    value: found.map_or(0, |(_, value)| value),
+                    pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
+                    depth,
+                    exact: depth as usize >= state.moves_left_at_most(),
+                    nodes: 0,
+                    time: start.elapsed(),
+                }
             }
         }
     }
 
-    /// Whether to take the opponent's first marble as one's own (the swap, or pie, rule), as the
-    /// second player right after the first move: yes if a short search says the first player
-    /// stands better. Every level judges alike; the swap is a matter of the opening, not of skill.
-    pub fn wants_swap(&mut self, position: &Position, scoring: Scoring) -> bool {
-        let state = KulamiState::new(position.clone(), scoring);
-        let depth = if state.moves_left_at_most() <= 10 { 10 } else { 4 };
-        let searched = self.searcher.search(&state, &KulamiEvaluator::default(), Limits::depth(depth), None);
-        searched.value < 0
+    /// The swap judgement, the same at every level (a matter of the opening, not of skill): a
+    /// short search of the position as the first marble left it, whose value is the one of the
+    /// player who would answer it. Negative means the first player stands better: swap.
+    fn judge_swap(&mut self, state: &KulamiState) -> SearchResult<Cell> {
+        let depth = swap_judgement_depth(state.moves_left_at_most());
+        let own_moves_left = state.moves_left_at_most().div_ceil(2);
+        let limits = Limits { time: self.options.time.cap(own_moves_left), ..Limits::depth(depth) };
+        self.searcher.search(state, &KulamiEvaluator::default(), limits, None)
+    }
+
+    /// The first marble of a game with the swap rule: the one that leaves the least to the
+    /// player who answers it, whether they swap or not (the value nearest 0 by the swap
+    /// judgement's search), since an opening that is too good is simply taken over.
+    fn balanced_opening(&mut self, state: &KulamiState) -> SearchResult<Cell> {
+        let start = std::time::Instant::now();
+        let own_moves_left = state.moves_left_at_most().div_ceil(2);
+        let depth = swap_judgement_depth(state.moves_left_at_most().saturating_sub(1)) + 1;
+        let limits = Limits { time: self.options.time.cap(own_moves_left), ..Limits::depth(depth) };
+        let ranked = self.searcher.rank_moves(state, &KulamiEvaluator::default(), limits);
+        let balanced = ranked.moves.iter().min_by_key(|(_, value)| value.abs()).copied();
+        SearchResult {
+            best: balanced.map(|(cell, _)| cell),
+            value: balanced.map_or(0, |(_, value)| -value.abs()),
+            pv: balanced.map(|(cell, _)| vec![cell]).unwrap_or_default(),
+            depth: ranked.depth,
+            exact: ranked.exact,
+            nodes: 0,
+            time: start.elapsed(),
+        }
+    }
+
+    /// A weaker level's result once it picked `picked` rather than the search's best: its value
+    /// and line are those of the picked move at the level's `depth`.
+    fn with_choice(
+        &self,
+        state: &KulamiState,
+        searched: SearchResult<Cell>,
+        picked: Option<Cell>,
+        depth: u32,
+    ) -> SearchResult<Cell> {
+        match picked {
+            Some(cell) if searched.best != Some(cell) => {
+                let mut after = state.clone();
+                after.play(cell);
+                let value = -self.value_at_depth(&mut after, depth - 1);
+                SearchResult { best: Some(cell), value, pv: vec![cell], exact: false, ..searched }
+            }
+            _ => searched,
+        }
     }
 
     /// Levels 4 and 5: Monte-Carlo tree search, and the exact alpha-beta solver once the end is
@@ -216,6 +408,7 @@ impl Engine {
         state: &KulamiState,
         time: Duration,
         threads: usize,
+        options: MctsOptions,
         cancel: Option<&AtomicBool>,
     ) -> SearchResult<Cell> {
         if state.moves_left_at_most() <= solver_reach(time) {
@@ -227,8 +420,34 @@ impl Engine {
         }
         let start = std::time::Instant::now();
         let limits = self.mcts_limits(time, threads);
-        let found = mcts::search(state, MctsOptions::STRONG, limits, self.rng.next_u64(), cancel);
-        one_move_result(found.best.map(|mv| (mv, 0)), 0, false, found.playouts, start)
+        let found = mcts::search(state, options, limits, self.rng.next_u64(), cancel);
+        self.tree_result(state, found, start)
+    }
+
+    /// A tree search's findings as a [`SearchResult`]: its move and line, and as the value the
+    /// evaluation where the line ends (the exact margin if it reaches the end of the game), so
+    /// that the MCTS levels report values on the same scale as the others.
+    fn tree_result(
+        &self,
+        state: &KulamiState,
+        found: MctsResult<Cell>,
+        start: std::time::Instant,
+    ) -> SearchResult<Cell> {
+        let mut line = state.clone();
+        for &cell in &found.pv {
+            line.play(cell);
+        }
+        let end_value = line.terminal_value().unwrap_or_else(|| self.evaluator.evaluate(&line));
+        let value = if found.pv.len().is_multiple_of(2) { end_value } else { -end_value };
+        SearchResult {
+            best: found.best,
+            value: if found.best.is_some() { value } else { state.terminal_value().unwrap_or(0) },
+            depth: found.pv.len() as u32,
+            exact: false,
+            nodes: found.playouts,
+            time: start.elapsed(),
+            pv: found.pv,
+        }
     }
 
     /// The tree search's limits: `time` on `threads`, or a fixed number of playouts on one
@@ -281,6 +500,12 @@ impl Engine {
     }
 }
 
+/// How deep the swap judgement searches the position the first marble leaves, with `moves_left`
+/// plies to go: four, or to the end of a tiny game.
+fn swap_judgement_depth(moves_left: usize) -> u32 {
+    if moves_left <= 10 { 10 } else { 4 }
+}
+
 /// The most plies left at which the alpha-beta solver nearly always proves the exact result in
 /// `time` on one core (`cargo run --release -p kulami-ai --example endgames -- 18 20 22`, the
 /// slowest of 15 positions: 18 plies left 15 ms, 20 plies 37 ms, 22 plies 0.23 s).
@@ -290,25 +515,6 @@ fn solver_reach(time: Duration) -> usize {
         100.. => 20,
         40.. => 18,
         _ => 16,
-    }
-}
-
-/// The result of a player that finds a move but no principal variation (baseline, MCTS).
-fn one_move_result(
-    found: Option<(Cell, i32)>,
-    depth: u32,
-    exact: bool,
-    nodes: u64,
-    start: std::time::Instant,
-) -> SearchResult<Cell> {
-    SearchResult {
-        best: found.map(|(mv, _)| mv),
-        value: found.map_or(0, |(_, value)| value),
-        pv: found.map(|(mv, _)| vec![mv]).unwrap_or_default(),
-        depth,
-        exact,
-        nodes,
-        time: start.elapsed(),
     }
 }
 
@@ -334,17 +540,104 @@ mod tests {
         let layout = std::sync::Arc::new(
             kulami_core::Layout::parse("AAB/CCB/DEE/DFF").unwrap().with_marbles_per_player(5).unwrap(),
         );
-        let mut engine = Engine::new(Level::Beginner, EngineOptions::default());
         let mut swaps = 0;
-        for first in Position::new(layout.clone()).legal_moves() {
-            let position = Position::from_moves(layout.clone(), &[first]).unwrap();
-            let state = KulamiState::new(position.clone(), Scoring::Standard);
-            let exact = Searcher::new(1, 1).search(&state, &KulamiEvaluator::default(), Limits::default(), None);
-            assert!(exact.exact);
-            let swap = engine.wants_swap(&position, Scoring::Standard);
-            assert_eq!(swap, exact.value < 0, "after {first}");
-            swaps += usize::from(swap);
+        for level in [Level::Beginner, Level::Master] {
+            let mut engine = Engine::new(level, EngineOptions::default());
+            for first in Position::new(layout.clone()).legal_moves() {
+                let position =
+                    Position::new(layout.clone()).with_swap_rule(true).replay(&[Move::Place(first)]).unwrap();
+                let state = KulamiState::new(position.clone(), Scoring::Standard);
+                let exact = Searcher::new(1, 1).search(&state, &KulamiEvaluator::default(), Limits::default(), None);
+                assert!(exact.exact);
+                let choice = engine.choose(&position, Scoring::Standard, None);
+                let swap = choice.best == Some(Move::Swap);
+                assert_eq!(swap, exact.value < 0, "{level} after {first}");
+                if swap {
+                    assert_eq!(choice.value, -exact.value, "the swapper's value");
+                    assert_eq!(choice.pv.len(), exact.pv.len() + 1, "the swap, then the answer's line");
+                }
+                swaps += usize::from(swap);
+                // Without the rule the same position gets a placement.
+                let without = Position::from_moves(layout.clone(), &[Move::Place(first)]).unwrap();
+                assert!(matches!(engine.choose(&without, Scoring::Standard, None).best, Some(Move::Place(_))));
+            }
         }
         assert!(swaps > 0, "some first move on this board is worth taking over");
+    }
+
+    #[test]
+    fn with_the_swap_rule_the_first_marble_is_the_most_balanced_one() {
+        // Five marbles each: the judgement is exact, so the best opening is known.
+        let layout = std::sync::Arc::new(
+            kulami_core::Layout::parse("AAB/CCB/DEE/DFF").unwrap().with_marbles_per_player(5).unwrap(),
+        );
+        let start = Position::new(layout.clone()).with_swap_rule(true);
+        let mut engine = Engine::new(Level::Club, EngineOptions::default());
+        let choice = engine.choose(&start, Scoring::Standard, None);
+        let Some(Move::Place(opening)) = choice.best else { panic!("a placement: {choice:?}") };
+        // What each first marble leaves its owner, by the judgement the answer will use.
+        let left_to_owner = |first: Cell| {
+            let after = KulamiState::new(
+                Position::from_moves(layout.clone(), &[Move::Place(first)]).unwrap(),
+                Scoring::Standard,
+            );
+            let answer = Searcher::new(1, 1).search(&after, &KulamiEvaluator::default(), Limits::default(), None).value;
+            -answer.abs()
+        };
+        let best = start.legal_moves().iter().map(left_to_owner).max().unwrap();
+        assert_eq!(left_to_owner(opening), best, "{opening}");
+        assert_eq!(choice.value, best);
+        // Without the rule the engine plays its strongest first marble, which is not always it.
+        let plain = engine.choose(&Position::new(layout), Scoring::Standard, None);
+        assert!(plain.value > choice.value, "{plain:?} against {choice:?}");
+    }
+
+    #[test]
+    fn every_level_reports_its_move_first_in_its_line_and_a_value_on_the_point_scale() {
+        let layout = std::sync::Arc::new(
+            kulami_core::Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO")
+                .unwrap(),
+        );
+        let position = Position::from_moves(layout, &kulami_core::notation::parse_moves("d4 d7 g7").unwrap()).unwrap();
+        for level in Level::LADDER.into_iter().chain([Level::Mcts, Level::Baseline]) {
+            let options = EngineOptions::default().with_nodes(Some(3000)).with_seed(5);
+            if level == Level::Baseline {
+                continue; // minutes at its depth schedule; its value is its search's own
+            }
+            let choice = Engine::new(level, options).choose(&position, Scoring::Standard, None);
+            assert_eq!(choice.pv.first(), choice.best.as_ref(), "{level}");
+            let mut line = position.clone();
+            for &mv in &choice.pv {
+                line.play_move(mv).unwrap_or_else(|error| panic!("{level}: {mv} in {:?}: {error}", choice.pv));
+            }
+            // A marble is worth at most a few points this early: the values are margins, not 0.
+            assert!(choice.value != 0 && choice.value.abs() < 40 * POINT, "{level}: {}", choice.value);
+            if matches!(level, Level::Expert | Level::Master | Level::Mcts) {
+                assert!(choice.pv.len() >= 2, "{level}: a line, not one move: {:?}", choice.pv);
+            }
+        }
+    }
+
+    #[test]
+    fn a_clock_shares_its_time_over_the_moves_left_and_never_reaches_the_flag() {
+        let clock = |remaining_ms: u64, increment_ms: u64| {
+            TimeControl::Clock(Clock {
+                remaining: Duration::from_millis(remaining_ms),
+                increment: Duration::from_millis(increment_ms),
+            })
+        };
+        // Move 3 of a five-minute game with 3 s a move: about 26 moves to go.
+        let early = clock(300_000, 3000).budget(26);
+        assert!(early > Duration::from_secs(8) && early < Duration::from_secs(15), "{early:?}");
+        // Later moves get more each, but the budget stays within what is left.
+        assert!(clock(60_000, 3000).budget(5) > clock(60_000, 3000).budget(20));
+        for (remaining, increment, moves) in [(100, 0, 1), (50, 5000, 1), (0, 0, 3), (1000, 100_000, 28), (200, 0, 0)] {
+            let budget = clock(remaining, increment).budget(moves);
+            assert!(
+                budget + CLOCK_RESERVE <= Duration::from_millis(remaining).max(CLOCK_RESERVE),
+                "{remaining} ms + {increment} ms, {moves} moves: {budget:?}"
+            );
+        }
+        assert_eq!(TimeControl::PerMove(Duration::from_millis(250)).budget(3), Duration::from_millis(250));
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use kulami_core::{Cell, CellSet, Color, FRAME_CELLS, MAX_TILES, Position, Scoring};
+use kulami_core::{Cell, CellSet, Color, FRAME_CELLS, MAX_TILES, Move, Position, Scoring};
 
 use crate::game::SearchGame;
 
@@ -111,7 +111,8 @@ impl SearchGame for KulamiState {
     }
 
     fn undo(&mut self) {
-        if let Some(cell) = self.position.undo() {
+        // The search only plays placements; a swap before its root is never taken back here.
+        if let Some(Move::Place(cell)) = self.position.undo() {
             let side = self.position.side_to_move();
             self.marble_key ^= keys().marble[side.index()][cell.index()];
         }
@@ -139,8 +140,10 @@ impl SearchGame for KulamiState {
         empty.min(marbles)
     }
 
+    /// The search plays placements only (the engine judges the swap before it searches), so the
+    /// game is over here when no marble can be placed.
     fn terminal_value(&self) -> Option<i32> {
-        self.position.is_game_over().then(|| self.margin())
+        self.position.legal_moves().is_empty().then(|| self.margin())
     }
 
     /// Moves that win a tile and leave the opponent few replies first: cutting the opponent's
@@ -152,11 +155,7 @@ impl SearchGame for KulamiState {
         let position = &self.position;
         let layout = position.layout();
         let me = position.side_to_move();
-        let mut replies = layout.reply_cells(cell) & layout.holes() & !position.occupied();
-        replies.remove(cell);
-        if let Some(last) = position.last_move() {
-            replies &= !layout.tile_cells_at(last);
-        }
+        let replies = position.legal_moves_after(cell);
         let gain = layout.tile_index(cell).map_or(0, |tile| {
             let lead = position.tile_count(tile, me) as i32 - position.tile_count(tile, me.other()) as i32;
             if lead == 0 || lead == -1 { layout.tiles()[tile].holes() as i32 } else { 0 }
@@ -184,7 +183,7 @@ mod tests {
     #[test]
     fn incremental_hash_equals_a_fresh_one_and_undo_restores_it() {
         let mut walked = state("");
-        for cell in kulami_core::notation::parse_moves("d4 d7 g7 g2 c2").unwrap() {
+        for cell in kulami_core::notation::parse_moves("d4 d7 g7 g2 c2").unwrap().into_iter().filter_map(Move::cell) {
             let before = walked.hash();
             walked.play(cell);
             assert_eq!(walked.hash(), KulamiState::new(walked.position().clone(), Scoring::Standard).hash());
@@ -210,7 +209,7 @@ mod tests {
                 let score = game.position().score(scoring);
                 let me = game.position().side_to_move();
                 let expected = score.player(me).total as i32 - score.player(me.other()).total as i32;
-                assert_eq!(game.margin(), expected * POINT, "{scoring} after {:?}", game.position().moves());
+                assert_eq!(game.margin(), expected * POINT, "{scoring} after {:?}", game.position().placements());
             }
         }
     }

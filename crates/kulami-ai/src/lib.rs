@@ -1,19 +1,19 @@
 #![doc = include_str!("../README.md")]
 
 pub mod analysis;
-pub mod baseline;
-pub mod engine;
+mod baseline;
+mod engine;
 pub mod eval;
-pub mod game;
-pub mod kulami;
+mod game;
+mod kulami;
 pub mod mcts;
 pub mod puzzle;
-pub mod search;
+mod search;
 pub mod stats;
 pub mod tournament;
 
-pub use engine::{Engine, EngineOptions, Level, ParseLevelError};
+pub use engine::{Clock, Engine, EngineOptions, Level, ParseLevelError, TimeControl};
 pub use eval::KulamiEvaluator;
 pub use game::{Evaluator, PackedMove, SearchGame};
-pub use kulami::KulamiState;
+pub use kulami::{KulamiState, POINT};
 pub use search::{Limits, RankedMoves, SearchResult, Searcher};

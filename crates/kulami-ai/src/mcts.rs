@@ -46,9 +46,17 @@ pub struct MctsLimits {
 pub struct MctsResult<M> {
     /// The most-visited move, or `None` if the game is over.
     pub best: Option<M>,
+    /// The line the tree believes in: `best`, then in the tree that visited `best` most the
+    /// most-visited reply at each step, as long as it was visited at least [`PV_MIN_VISITS`] times.
+    pub pv: Vec<M>,
+    /// The share of the playouts through `best` that its player won (a draw counts half).
+    pub win_rate: f64,
     /// Playouts run, on all threads.
     pub playouts: u64,
 }
+
+/// The fewest visits for a move to be part of [`MctsResult::pv`]: fewer say little.
+pub const PV_MIN_VISITS: u32 = 8;
 
 /// Searches `game` within `limits`; `seed` fixes the random playouts, so a search limited by
 /// playouts on one thread always returns the same move. Setting `cancel` stops it at once.
@@ -74,13 +82,13 @@ pub fn search<G: SearchGame>(
     // A time too long for the clock to add is no limit (the playout count may still end it).
     let deadline = Instant::now().checked_add(limits.time);
     let threads = limits.threads.max(1);
-    let trees: Vec<(Vec<RootChild<G::Move>>, u64)> = std::thread::scope(|scope| {
+    let trees: Vec<(Tree<G>, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|thread| {
                 let mut tree = Tree::new(game.clone(), options, seed.wrapping_add(thread as u64));
                 scope.spawn(move || {
                     let playouts = tree.run(limits.playouts, deadline, cancel);
-                    (tree.root_children(), playouts)
+                    (tree, playouts)
                 })
             })
             .collect();
@@ -88,17 +96,22 @@ pub fn search<G: SearchGame>(
     });
     // Root parallelism: add up each move's visits and wins over the trees.
     let mut totals: Vec<RootChild<G::Move>> = Vec::new();
-    for child in trees.iter().flat_map(|(children, _)| children) {
+    for child in trees.iter().flat_map(|(tree, _)| tree.root_children()) {
         match totals.iter_mut().find(|total| total.mv == child.mv) {
             Some(total) => {
                 total.visits += child.visits;
                 total.wins += child.wins;
             }
-            None => totals.push(*child),
+            None => totals.push(child),
         }
     }
-    let best = totals.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.wins.total_cmp(&b.wins)));
-    MctsResult { best: best.map(|child| child.mv), playouts: trees.iter().map(|(_, playouts)| playouts).sum() }
+    let playouts = trees.iter().map(|(_, playouts)| playouts).sum();
+    let Some(best) = totals.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.wins.total_cmp(&b.wins))) else {
+        return MctsResult { best: None, pv: Vec::new(), win_rate: 0.0, playouts };
+    };
+    let deepest = trees.iter().map(|(tree, _)| tree).max_by_key(|tree| tree.root_visits_of(best.mv));
+    let pv = deepest.map_or_else(|| vec![best.mv], |tree| tree.line_from(best.mv));
+    MctsResult { best: Some(best.mv), pv, win_rate: best.wins / best.visits.max(1) as f64, playouts }
 }
 
 /// A root move's statistics, from the side to move's point of view.
@@ -186,6 +199,28 @@ impl<G: SearchGame> Tree<G> {
                 }
             })
             .collect()
+    }
+
+    fn root_child(&self, mv: G::Move) -> Option<usize> {
+        self.children(0).find(|&index| self.nodes[index].mv == Some(mv))
+    }
+
+    fn root_visits_of(&self, mv: G::Move) -> u32 {
+        self.root_child(mv).map_or(0, |index| self.nodes[index].visits)
+    }
+
+    /// `first`, then the most-visited child at each step while it has enough visits.
+    fn line_from(&self, first: G::Move) -> Vec<G::Move> {
+        let mut line = vec![first];
+        let mut current = self.root_child(first);
+        while let Some(index) = current {
+            current = self.children(index).max_by_key(|&child| self.nodes[child].visits);
+            match current.map(|child| &self.nodes[child]) {
+                Some(child) if child.visits >= PV_MIN_VISITS => line.push(child.mv.expect("children have moves")),
+                _ => break,
+            }
+        }
+        line
     }
 
     fn children(&self, index: usize) -> std::ops::Range<usize> {
@@ -332,6 +367,23 @@ mod tests {
             let found = search(&state, options, limits(200, 2), 1, None);
             assert!(state.position().legal_moves().contains(found.best.unwrap()));
             assert_eq!(found.playouts, 400);
+        }
+    }
+
+    #[test]
+    fn the_line_is_legal_and_starts_with_the_best_move() {
+        let layout = Arc::new(Layout::parse("AABBCC/DDEEFF/GGHHII").unwrap());
+        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
+        for threads in [1, 2] {
+            let found = search(&state, MctsOptions::STRONG, limits(4000, threads), 3, None);
+            assert_eq!(found.pv.first().copied(), found.best);
+            assert!(found.pv.len() >= 3, "4000 playouts visit three plies deep: {:?}", found.pv);
+            assert!((0.0..=1.0).contains(&found.win_rate));
+            let mut line = state.clone();
+            for &mv in &found.pv {
+                assert!(line.position().legal_moves().contains(mv), "{mv} in {:?}", found.pv);
+                line.play(mv);
+            }
         }
     }
 

@@ -9,8 +9,12 @@ use std::fmt::{self, Write as _};
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
+use kulami_core::notation::ParseMovesError;
 use kulami_core::notation::{format_moves, parse_moves};
-use kulami_core::{Cell, Layout, MoveError, Position, Scoring};
+use kulami_core::{
+    Cell, Layout, MarblesError, Move, MoveError, ParseCellError, ParseLayoutError, ParseScoringError, Position,
+    ReplayError, Scoring,
+};
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
@@ -66,7 +70,7 @@ impl Puzzle {
     /// Never for puzzles from [`find`] or [`bank`], whose moves are checked.
     #[must_use]
     pub fn position(&self) -> Position {
-        Position::from_moves(Arc::clone(&self.layout), &self.moves).expect("puzzle moves are legal")
+        Position::from_moves(Arc::clone(&self.layout), &as_moves(&self.moves)).expect("puzzle moves are legal")
     }
 
     /// Judges `answer`; a wrong one is refuted by the exact solver.
@@ -89,6 +93,7 @@ impl Puzzle {
 
 /// An exact search (the puzzles are within the untimed solver's reach).
 fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
+    // A puzzle proof is a few thousand nodes: a small table does.
     Searcher::new(16, 1).search(state, &KulamiEvaluator::default(), Limits::default(), None)
 }
 
@@ -107,8 +112,7 @@ fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
 #[must_use]
 pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize) -> Option<Puzzle> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let options = EngineOptions { seed, table_megabytes: 1, ..EngineOptions::default() };
-    let mut engine = Engine::new(Level::Casual, options);
+    let mut engine = Engine::new(Level::Casual, EngineOptions::default().with_seed(seed).with_table_megabytes(1));
     let mut position = Position::new(Arc::clone(layout));
     loop {
         let state = KulamiState::new(position.clone(), scoring);
@@ -123,7 +127,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
         let cell = if rng.next_u64().is_multiple_of(4) {
             legal[(rng.next_u64() % legal.len() as u64) as usize]
         } else {
-            engine.choose(&position, scoring, None).best?
+            engine.choose(&position, scoring, None).best?.cell()?
         };
         position.play_unchecked(cell);
     }
@@ -149,7 +153,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
     Some(Puzzle {
         layout: Arc::clone(layout),
         scoring,
-        moves: position.moves().to_vec(),
+        moves: position.placements().to_vec(),
         answer,
         margin: best / POINT,
         difficulty,
@@ -164,7 +168,62 @@ pub struct ParsePuzzleError {
     /// The line, from 1.
     pub line: usize,
     /// What is wrong.
-    pub problem: String,
+    pub problem: PuzzleProblem,
+}
+
+/// What is wrong with a puzzle's line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PuzzleProblem {
+    /// Not eight fields.
+    #[error("expected 8 fields separated by `|`, found {0}")]
+    Fields(usize),
+    /// The marble count is not a number.
+    #[error("`{0}` is not a number of marbles")]
+    MarblesNumber(String),
+    /// The board is not valid.
+    #[error("bad layout: {0}")]
+    Layout(#[from] ParseLayoutError),
+    /// The marble count does not suit the board.
+    #[error(transparent)]
+    Marbles(#[from] MarblesError),
+    /// A bad scoring name.
+    #[error(transparent)]
+    Scoring(#[from] ParseScoringError),
+    /// A bad move list.
+    #[error(transparent)]
+    Moves(#[from] ParseMovesError),
+    /// A swap among the moves: puzzles are placements only.
+    #[error("puzzles have no swap")]
+    Swap,
+    /// The answer is not a cell.
+    #[error(transparent)]
+    Answer(#[from] ParseCellError),
+    /// The margin is not a number.
+    #[error("`{0}` is not a margin")]
+    Margin(String),
+    /// The difficulty is not 1 to 5.
+    #[error("`{0}` is not a difficulty from 1 to 5")]
+    Difficulty(String),
+    /// A move leading to the puzzle is illegal.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The answer is illegal in the puzzle's position.
+    #[error("the answer {answer}: {error}")]
+    IllegalAnswer {
+        /// The answer.
+        answer: Cell,
+        /// Why it is illegal.
+        error: MoveError,
+    },
+}
+
+fn as_moves(cells: &[Cell]) -> Vec<Move> {
+    cells.iter().copied().map(Move::Place).collect()
+}
+
+fn placements(text: &str) -> Result<Vec<Cell>, PuzzleProblem> {
+    parse_moves(text)?.into_iter().map(|played| played.cell().ok_or(PuzzleProblem::Swap)).collect()
 }
 
 impl fmt::Display for Puzzle {
@@ -186,34 +245,30 @@ impl fmt::Display for Puzzle {
 }
 
 impl FromStr for Puzzle {
-    type Err = String;
+    type Err = PuzzleProblem;
     /// Reads the line form of `Display`, checking that the moves and the answer are legal.
-    fn from_str(line: &str) -> Result<Puzzle, String> {
+    fn from_str(line: &str) -> Result<Puzzle, PuzzleProblem> {
         let fields: Vec<&str> = line.split('|').collect();
         let [layout, marbles, scoring, moves, answer, margin, difficulty, variation] = fields[..] else {
-            return Err(format!("expected 8 fields separated by `|`, found {}", fields.len()));
+            return Err(PuzzleProblem::Fields(fields.len()));
         };
-        let marbles: usize = marbles.parse().map_err(|_| format!("`{marbles}` is not a number of marbles"))?;
-        let layout = Layout::parse(layout)
-            .map_err(|error| format!("bad layout: {error}"))?
-            .with_marbles_per_player(marbles)
-            .map_err(|error| error.to_string())?;
+        let marbles: usize = marbles.parse().map_err(|_| PuzzleProblem::MarblesNumber(marbles.to_owned()))?;
+        let layout = Layout::parse(layout)?.with_marbles_per_player(marbles)?;
         let puzzle = Puzzle {
             layout: Arc::new(layout),
-            scoring: scoring.parse().map_err(|error: kulami_core::ParseScoringError| error.to_string())?,
-            moves: parse_moves(moves).map_err(|error| error.to_string())?,
-            answer: answer.parse().map_err(|error: kulami_core::ParseCellError| error.to_string())?,
-            margin: margin.parse().map_err(|_| format!("`{margin}` is not a margin"))?,
+            scoring: scoring.parse()?,
+            moves: placements(moves)?,
+            answer: answer.parse()?,
+            margin: margin.parse().map_err(|_| PuzzleProblem::Margin(margin.to_owned()))?,
             difficulty: difficulty
                 .parse()
                 .ok()
                 .filter(|d| (1..=5).contains(d))
-                .ok_or_else(|| format!("`{difficulty}` is not a difficulty from 1 to 5"))?,
-            variation: parse_moves(variation).map_err(|error| error.to_string())?,
+                .ok_or_else(|| PuzzleProblem::Difficulty(difficulty.to_owned()))?,
+            variation: placements(variation)?,
         };
-        let mut position =
-            Position::from_moves(Arc::clone(&puzzle.layout), &puzzle.moves).map_err(|e| e.to_string())?;
-        position.play(puzzle.answer).map_err(|error| format!("the answer {}: {error}", puzzle.answer))?;
+        let mut position = Position::from_moves(Arc::clone(&puzzle.layout), &as_moves(&puzzle.moves))?;
+        position.play(puzzle.answer).map_err(|error| PuzzleProblem::IllegalAnswer { answer: puzzle.answer, error })?;
         Ok(puzzle)
     }
 }
@@ -389,7 +444,7 @@ mod tests {
         for cell in &refutation {
             line.play(*cell).expect("the refutation is legal");
         }
-        let occupied = position.moves()[0];
+        let occupied = position.placements()[0];
         assert!(matches!(puzzle.check(occupied), Verdict::Illegal(_)));
     }
 
@@ -407,12 +462,12 @@ mod tests {
         let good = bank()[0].to_string();
         let error = parse_bank(&format!("# c\n{good}\nnot|a|puzzle\n")).unwrap_err();
         assert_eq!(error.line, 3);
-        assert!(error.problem.contains("8 fields"));
+        assert_eq!(error.problem, PuzzleProblem::Fields(3));
         let mut fields: Vec<&str> = good.split('|').collect();
         fields[6] = "9";
-        assert!(fields.join("|").parse::<Puzzle>().unwrap_err().contains("difficulty from 1 to 5"));
+        assert!(fields.join("|").parse::<Puzzle>().unwrap_err().to_string().contains("difficulty from 1 to 5"));
         fields[6] = "1";
         fields[4] = fields[3].split(' ').next().unwrap();
-        assert!(fields.join("|").parse::<Puzzle>().unwrap_err().starts_with("the answer"));
+        assert!(matches!(fields.join("|").parse::<Puzzle>(), Err(PuzzleProblem::IllegalAnswer { .. })));
     }
 }

@@ -1,13 +1,15 @@
 //! Matches between players: games on a list of boards, each board played twice with colours
 //! swapped, several games at a time.
 
+use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use kulami_core::{Cell, Color, Layout, Position, Scoring, Winner};
+use kulami_core::{Color, Layout, Move, MoveError, Position, Scoring, Winner};
 
-use crate::engine::Engine;
+use crate::engine::{Clock, Engine, TimeControl};
 
 /// A player that failed: crashed, timed out, or answered something that is not a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -23,11 +25,12 @@ pub trait Player: Send {
     /// # Errors
     /// If the player cannot start one.
     fn new_game(&mut self, layout: &Arc<Layout>, scoring: Scoring) -> Result<(), PlayerError>;
-    /// The move for the side to move in `position`.
+    /// The move for the side to move in `position`; under a game clock, `clock` is the side to
+    /// move's (otherwise the player keeps to its own time per move).
     ///
     /// # Errors
     /// If the player fails to answer.
-    fn choose(&mut self, position: &Position, scoring: Scoring) -> Result<Cell, PlayerError>;
+    fn choose(&mut self, position: &Position, scoring: Scoring, clock: Option<Clock>) -> Result<Move, PlayerError>;
 }
 
 impl Player for Engine {
@@ -40,8 +43,82 @@ impl Player for Engine {
         Ok(())
     }
 
-    fn choose(&mut self, position: &Position, scoring: Scoring) -> Result<Cell, PlayerError> {
+    fn choose(&mut self, position: &Position, scoring: Scoring, clock: Option<Clock>) -> Result<Move, PlayerError> {
+        if let Some(clock) = clock {
+            self.set_time_control(TimeControl::Clock(clock));
+        }
         Engine::choose(self, position, scoring, None).best.ok_or_else(|| PlayerError("no move in a live game".into()))
+    }
+}
+
+/// A game clock for both players: `limit` each at the start, `increment` added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameClock {
+    /// Time for each player at the start.
+    pub limit: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+/// A player that lost by failing rather than on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The colour it played.
+    pub color: Color,
+    /// Its name.
+    pub player: String,
+    /// What happened.
+    pub reason: ForfeitReason,
+}
+
+/// How a player failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ForfeitReason {
+    /// It could not start the game.
+    CouldNotStart(PlayerError),
+    /// It did not answer with a move.
+    Failed(PlayerError),
+    /// It answered an illegal move.
+    Illegal {
+        /// The move.
+        played: Move,
+        /// Why it is illegal.
+        error: MoveError,
+    },
+    /// Its clock ran out while it thought.
+    OutOfTime {
+        /// How long it thought.
+        thought: Duration,
+        /// What was left on its clock.
+        had: Duration,
+    },
+}
+
+impl fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Forfeit { color, player, reason } = self;
+        match reason {
+            ForfeitReason::CouldNotStart(error) => write!(f, "{player} ({color}) could not start: {error}"),
+            ForfeitReason::Failed(error) => write!(f, "{player} ({color}) forfeits: {error}"),
+            ForfeitReason::Illegal { played, error } => {
+                write!(f, "{player} ({color}) forfeits: illegal move {played}: {error}")
+            }
+            ForfeitReason::OutOfTime { thought, had } => write!(
+                f,
+                "{player} ({color}) lost on time: thought {:.3} s with {:.3} s on its clock",
+                thought.as_secs_f64(),
+                had.as_secs_f64()
+            ),
+        }
+    }
+}
+
+impl Forfeit {
+    /// Whether the player lost on time.
+    #[must_use]
+    pub fn is_time_loss(&self) -> bool {
+        matches!(self.reason, ForfeitReason::OutOfTime { .. })
     }
 }
 
@@ -53,61 +130,74 @@ pub struct GameOutcome {
     /// The colour of the first player (A).
     pub a_color: Color,
     /// The moves played.
-    pub moves: Vec<Cell>,
+    pub moves: Vec<Move>,
     /// Final totals, red and black.
     pub totals: (usize, usize),
     /// Points for A: 1, 0.5 or 0.
     pub a_points: f64,
-    /// Why the game ended early, if a player failed (that player loses).
-    pub forfeit: Option<String>,
+    /// Who failed and how, if a player did (that player loses).
+    pub forfeit: Option<Forfeit>,
 }
 
 /// How one game went.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The moves played.
-    pub moves: Vec<Cell>,
+    pub moves: Vec<Move>,
     /// The winner; a player that fails loses.
     pub winner: Winner,
     /// Final totals, red and black (as the board stood if a player failed).
     pub totals: (usize, usize),
-    /// Which player failed and how.
-    pub forfeit: Option<String>,
+    /// Who failed and how.
+    pub forfeit: Option<Forfeit>,
 }
 
-/// Plays one game between `red` and `black`.
+/// Plays one game between `red` and `black`, under `clock` if given (a player whose clock
+/// runs out while it thinks loses).
 pub fn play_game<'p>(
     red: &mut (dyn Player + 'p),
     black: &mut (dyn Player + 'p),
     layout: &Arc<Layout>,
     scoring: Scoring,
+    clock: Option<GameClock>,
 ) -> GameResult {
     let mut position = Position::new(Arc::clone(layout));
-    let end = |position: &Position, winner, forfeit| {
+    let end = |position: &Position, forfeit: Option<Forfeit>| {
         let score = position.score(scoring);
-        GameResult { moves: position.moves().to_vec(), winner, totals: (score.red.total, score.black.total), forfeit }
+        let winner = forfeit.as_ref().map_or(score.winner, |forfeit| Winner::from(forfeit.color.other()));
+        GameResult { moves: position.moves().collect(), winner, totals: (score.red.total, score.black.total), forfeit }
     };
     for color in Color::BOTH {
         let player = if color == Color::Red { &mut *red } else { &mut *black };
         if let Err(error) = player.new_game(layout, scoring) {
-            let reason = format!("{} ({color}) could not start: {error}", player.name());
-            return end(&position, Winner::from(color.other()), Some(reason));
+            let reason = ForfeitReason::CouldNotStart(error);
+            return end(&position, Some(Forfeit { color, player: player.name(), reason }));
         }
     }
+    let mut remaining = [clock.map(|clock| clock.limit); 2];
     while !position.is_game_over() {
         let color = position.side_to_move();
         let player = if color == Color::Red { &mut *red } else { &mut *black };
-        let failure = match player.choose(&position, scoring) {
-            Ok(cell) => position.play(cell).err().map(|error| format!("illegal move {cell}: {error}")),
-            Err(error) => Some(error.to_string()),
+        let own = &mut remaining[color.index()];
+        let reading = clock.zip(*own).map(|(clock, left)| Clock { remaining: left, increment: clock.increment });
+        let started = Instant::now();
+        let answer = player.choose(&position, scoring, reading);
+        let thought = started.elapsed();
+        let reason = match (answer, reading) {
+            (_, Some(reading)) if thought > reading.remaining => {
+                Some(ForfeitReason::OutOfTime { thought, had: reading.remaining })
+            }
+            (Ok(played), _) => position.play_move(played).err().map(|error| ForfeitReason::Illegal { played, error }),
+            (Err(error), _) => Some(ForfeitReason::Failed(error)),
         };
-        if let Some(reason) = failure {
-            let reason = format!("{} ({color}) forfeits: {reason}", player.name());
-            return end(&position, Winner::from(color.other()), Some(reason));
+        if let Some(reason) = reason {
+            return end(&position, Some(Forfeit { color, player: player.name(), reason }));
+        }
+        if let Some(reading) = reading {
+            *own = Some(reading.remaining - thought + reading.increment);
         }
     }
-    let winner = position.score(scoring).winner;
-    end(&position, winner, None)
+    end(&position, None)
 }
 
 /// What a match plays.
@@ -118,6 +208,8 @@ pub struct MatchPlan {
     pub scoring: Scoring,
     /// Games played at once.
     pub concurrency: usize,
+    /// The game clock; `None` leaves each player to its own time per move.
+    pub clock: Option<GameClock>,
 }
 
 /// Plays the match. `make_player(0)` and `make_player(1)` build players A and B for one worker
@@ -149,20 +241,20 @@ where
                     let GameResult { moves, winner, totals, forfeit } = match &mut players {
                         [Ok(a), Ok(b)] => {
                             let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
-                            play_game(red.as_mut(), black.as_mut(), &plan.boards[board], plan.scoring)
+                            play_game(red.as_mut(), black.as_mut(), &plan.boards[board], plan.scoring, plan.clock)
                         }
                         [a, b] => {
-                            let (failed, error) = match (a, b) {
-                                (Err(error), _) => (a_color, error),
-                                (_, Err(error)) => (a_color.other(), error),
+                            let (failed, name, error) = match (a, b) {
+                                (Err(error), _) => (a_color, "player A", error),
+                                (_, Err(error)) => (a_color.other(), "player B", error),
                                 _ => unreachable!("both players were built"),
                             };
-                            let forfeit = Some(format!("{failed} could not start: {error}"));
+                            let reason = ForfeitReason::CouldNotStart(error.clone());
                             GameResult {
                                 moves: Vec::new(),
                                 winner: Winner::from(failed.other()),
                                 totals: (0, 0),
-                                forfeit,
+                                forfeit: Some(Forfeit { color: failed, player: name.into(), reason }),
                             }
                         }
                     };
@@ -199,16 +291,49 @@ mod tests {
         fn new_game(&mut self, _: &Arc<Layout>, _: Scoring) -> Result<(), PlayerError> {
             Ok(())
         }
-        fn choose(&mut self, _: &Position, _: Scoring) -> Result<Cell, PlayerError> {
-            Ok(Cell::from_index(99).unwrap())
+        fn choose(&mut self, _: &Position, _: Scoring, _: Option<Clock>) -> Result<Move, PlayerError> {
+            Ok(Move::Place(kulami_core::Cell::from_index(99).unwrap()))
         }
+    }
+
+    /// Plays the first legal cell after thinking for a fixed time.
+    struct Slow(Duration);
+    impl Player for Slow {
+        fn name(&self) -> String {
+            "slow".into()
+        }
+        fn new_game(&mut self, _: &Arc<Layout>, _: Scoring) -> Result<(), PlayerError> {
+            Ok(())
+        }
+        fn choose(&mut self, position: &Position, _: Scoring, _: Option<Clock>) -> Result<Move, PlayerError> {
+            std::thread::sleep(self.0);
+            Ok(Move::Place(position.legal_moves().first().expect("a live game")))
+        }
+    }
+
+    #[test]
+    fn a_player_whose_clock_runs_out_loses_and_the_engine_keeps_to_its_clock() {
+        let board = Arc::new(Layout::parse("AABBCC/DDEEFF/GGHHII").unwrap());
+        let clock = GameClock { limit: Duration::from_millis(300), increment: Duration::from_millis(20) };
+        let mut engine = Engine::new(Level::Master, EngineOptions::default());
+        let mut slow = Slow(Duration::from_millis(120));
+        let result = play_game(&mut engine, &mut slow, &board, Scoring::Standard, Some(clock));
+        let forfeit = result.forfeit.expect("the slow player runs out of its 300 ms");
+        assert!(forfeit.is_time_loss() && forfeit.color == Color::Black, "{forfeit}");
+        assert_eq!(result.winner, Winner::Red);
+        assert!(forfeit.to_string().starts_with("slow (black) lost on time: thought 0.1"), "{forfeit}");
+        // Level 5 thinks 1 s a move by itself; under a 300 ms clock it must not flag.
+        let mut quick = Slow(Duration::ZERO);
+        let result = play_game(&mut quick, &mut engine, &board, Scoring::Standard, Some(clock));
+        assert_eq!(result.forfeit, None);
+        assert_eq!(result.moves.len(), Position::new(board).replay(&result.moves).unwrap().move_count());
     }
 
     #[test]
     fn a_match_plays_each_board_with_both_colours() {
         let board = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
         let boards = vec![Arc::clone(&board), board];
-        let plan = MatchPlan { boards, scoring: Scoring::Standard, concurrency: 2 };
+        let plan = MatchPlan { boards, scoring: Scoring::Standard, concurrency: 2, clock: None };
         let make = |side: usize| -> Result<Box<dyn Player>, PlayerError> {
             Ok(if side == 0 { Box::new(Engine::new(Level::Club, EngineOptions::default())) } else { Box::new(Broken) })
         };
@@ -222,7 +347,7 @@ mod tests {
         assert_eq!(outcomes.iter().filter(|o| o.a_color == Color::Red).count(), 2);
         for outcome in &outcomes {
             assert_eq!(outcome.a_points, 1.0, "the broken player forfeits every game");
-            assert!(outcome.forfeit.as_deref().unwrap().starts_with("broken"));
+            assert!(outcome.forfeit.as_ref().unwrap().to_string().starts_with("broken"));
         }
         let stop_after_one = run_match(&MatchPlan { concurrency: 1, ..plan }, make, |_| ControlFlow::Break(()));
         assert_eq!(stop_after_one.len(), 1);

@@ -128,6 +128,34 @@ mod cell_serde {
     }
 }
 
+#[cfg(feature = "serde")]
+mod cell_set_serde {
+    use super::{Cell, CellSet};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+
+    /// Readable formats get the list of cell names, binary ones the bits.
+    impl Serialize for CellSet {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            if serializer.is_human_readable() {
+                serializer.collect_seq(self.iter())
+            } else {
+                serializer.serialize_u128(self.0)
+            }
+        }
+    }
+
+    impl<'de> Deserialize<'de> for CellSet {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CellSet, D::Error> {
+            if deserializer.is_human_readable() {
+                Ok(Vec::<Cell>::deserialize(deserializer)?.into_iter().collect())
+            } else {
+                let bits = u128::deserialize(deserializer)?;
+                CellSet::from_bits(bits).ok_or_else(|| D::Error::custom("a cell set holds a cell outside the frame"))
+            }
+        }
+    }
+}
+
 /// A set of cells of the frame, one bit per cell (bit `i` is the cell with index `i`).
 ///
 /// ```
@@ -135,8 +163,11 @@ mod cell_serde {
 /// let set = CellSet::row(0) & CellSet::column(3);
 /// assert_eq!(set.iter().collect::<Vec<_>>(), vec!["d1".parse::<Cell>().unwrap()]);
 /// ```
+///
+/// Only cells of the frame can be in a set: every way to build one keeps the bits above 99 clear,
+/// so every cell a set yields is valid.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CellSet(pub u128);
+pub struct CellSet(u128);
 
 const ALL_BITS: u128 = (1u128 << FRAME_CELLS) - 1;
 const fn column_bits(column: usize) -> u128 {
@@ -152,7 +183,7 @@ const NOT_FIRST_COLUMN: u128 = ALL_BITS & !column_bits(0);
 const NOT_LAST_COLUMN: u128 = ALL_BITS & !column_bits(FRAME - 1);
 
 /// A direction on the frame, as used by line scoring and flood fill.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// One column to the right.
     East,
@@ -174,6 +205,24 @@ impl CellSet {
     pub const EMPTY: CellSet = CellSet(0);
     /// Every cell of the frame.
     pub const ALL: CellSet = CellSet(ALL_BITS);
+
+    /// The set whose bit `i` stands for the cell with index `i`, if no bit above 99 is set.
+    #[must_use]
+    pub const fn from_bits(bits: u128) -> Option<CellSet> {
+        if bits & !ALL_BITS == 0 { Some(CellSet(bits)) } else { None }
+    }
+
+    /// The set of the bits that stand for cells of the frame; bits above 99 are dropped.
+    #[must_use]
+    pub const fn from_bits_truncate(bits: u128) -> CellSet {
+        CellSet(bits & ALL_BITS)
+    }
+
+    /// The bits of the set: bit `i` for the cell with index `i`.
+    #[must_use]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
 
     /// The set holding only `cell`.
     #[must_use]
@@ -401,6 +450,16 @@ mod tests {
         let moved = CellSet::from_cell(d4).shift(Direction::SouthWest);
         assert_eq!(moved.first(), Some("c5".parse().unwrap()));
         assert_eq!(moved.shift_back(Direction::SouthWest).first(), Some(d4));
+    }
+
+    #[test]
+    fn a_set_never_holds_a_cell_outside_the_frame() {
+        assert_eq!(CellSet::from_bits(1 << 100), None);
+        assert_eq!(CellSet::from_bits(u128::MAX), None);
+        assert_eq!(CellSet::from_bits(1 << 99).map(CellSet::len), Some(1));
+        assert_eq!(CellSet::from_bits_truncate(u128::MAX), CellSet::ALL);
+        assert_eq!(CellSet::ALL.bits(), (1 << 100) - 1);
+        assert_eq!((!CellSet::EMPTY).iter().last().map(Cell::index), Some(99));
     }
 
     #[test]

@@ -5,30 +5,34 @@ use std::sync::Arc;
 
 use crate::cell::Cell;
 use crate::layout::{Layout, MarblesError, ParseLayoutError};
+use crate::moves::Move;
 use crate::notation::{ParseMovesError, format_moves, parse_moves};
 use crate::position::{MoveError, Position, ReplayError};
 use crate::score::{ParseScoringError, ScoreBreakdown, Scoring};
 
-/// A game: a position, the scoring in force and the moves that can be redone.
+/// A game: a position (with its swap rule), the scoring in force and the moves that can be
+/// redone.
 ///
 /// ```
 /// use std::sync::Arc;
-/// use kulami_core::{Game, Layout, Scoring};
+/// use kulami_core::{Game, Layout, Move, Scoring};
 /// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
-/// let mut game = Game::new(layout, Scoring::Standard);
+/// let mut game = Game::new(layout, Scoring::Standard).with_swap_rule(true);
 /// game.play("a1".parse().unwrap()).unwrap();
+/// game.play_move(Move::Swap).unwrap();
 /// game.play("a3".parse().unwrap()).unwrap();
 /// assert_eq!(game.undo(), Some("a3".parse().unwrap()));
 /// assert_eq!(game.redo(), Some("a3".parse().unwrap()));
 /// let record = game.record();
-/// assert_eq!(record.to_text(), "# Kulami game record\nlayout: AABB/CCDD/EEFF\nmarbles: 6\nscoring: standard\nmoves: a1 a3\n");
+/// assert_eq!(record.to_text(), "# Kulami game record\nlayout: AABB/CCDD/EEFF\nmarbles: 6\nscoring: standard\nswap: on\nmoves: a1 swap a3\n");
+/// assert_eq!(Game::from_record(&record).unwrap(), game.without_redo());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     position: Position,
     scoring: Scoring,
     /// Moves taken back, the next to redo last.
-    redo: Vec<Cell>,
+    redo: Vec<Move>,
 }
 
 /// A game record that does not describe a legal game.
@@ -46,10 +50,27 @@ pub enum GameFromRecordError {
 }
 
 impl Game {
-    /// A new game on `layout`.
+    /// A new game on `layout`, without the swap rule.
     #[must_use]
     pub fn new(layout: Arc<Layout>, scoring: Scoring) -> Game {
         Game { position: Position::new(layout), scoring, redo: Vec::new() }
+    }
+
+    /// The same new game, played with the swap rule `on` or off.
+    ///
+    /// # Panics
+    /// If a move has been played.
+    #[must_use]
+    pub fn with_swap_rule(mut self, on: bool) -> Game {
+        self.position = self.position.with_swap_rule(on);
+        self
+    }
+
+    /// The same game without the moves that could be redone.
+    #[must_use]
+    pub fn without_redo(mut self) -> Game {
+        self.redo.clear();
+        self
     }
 
     /// The game a record describes, with every move checked.
@@ -62,7 +83,7 @@ impl Game {
             layout = layout.with_marbles_per_player(marbles)?;
         }
         Ok(Game {
-            position: Position::from_moves(Arc::new(layout), &record.moves)?,
+            position: Position::new(Arc::new(layout)).with_swap_rule(record.swap).replay(&record.moves)?,
             scoring: record.scoring,
             redo: Vec::new(),
         })
@@ -76,7 +97,8 @@ impl Game {
             layout: layout.to_one_line(),
             marbles_per_player: Some(layout.marbles_per_player()),
             scoring: self.scoring,
-            moves: self.position.moves().to_vec(),
+            swap: self.position.swap_rule(),
+            moves: self.position.moves().collect(),
         }
     }
 
@@ -103,36 +125,46 @@ impl Game {
     /// # Errors
     /// The rule the move breaks; the game is then unchanged.
     pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
-        self.position.play(cell)?;
+        self.play_move(Move::Place(cell))
+    }
+
+    /// Plays `played` (a placement or the swap) for the side to move; a new move drops the
+    /// moves that could be redone.
+    ///
+    /// # Errors
+    /// The rule the move breaks; the game is then unchanged.
+    pub fn play_move(&mut self, played: Move) -> Result<(), MoveError> {
+        self.position.play_move(played)?;
         self.redo.clear();
         Ok(())
     }
 
     /// Takes back the last move, keeping it for [`Game::redo`].
-    pub fn undo(&mut self) -> Option<Cell> {
-        let cell = self.position.undo()?;
-        self.redo.push(cell);
-        Some(cell)
+    pub fn undo(&mut self) -> Option<Move> {
+        let undone = self.position.undo()?;
+        self.redo.push(undone);
+        Some(undone)
     }
 
     /// Plays again the last move taken back.
-    pub fn redo(&mut self) -> Option<Cell> {
-        let cell = self.redo.pop()?;
-        self.position.play_unchecked(cell);
-        Some(cell)
+    pub fn redo(&mut self) -> Option<Move> {
+        let next = self.redo.pop()?;
+        self.position.play_move(next).expect("a move taken back is legal again");
+        Some(next)
     }
 
     /// The moves [`Game::redo`] would play, next first.
-    pub fn redo_moves(&self) -> impl Iterator<Item = Cell> + '_ {
+    pub fn redo_moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.redo.iter().rev().copied()
     }
 }
 
-/// A game as data: board, marbles, scoring and moves, not yet checked against the rules.
+/// A game as data: board, marbles, scoring, swap rule and moves, not yet checked against the
+/// rules.
 ///
 /// [`Game::from_record`] checks it. The text form is documented at [`GameRecord::to_text`]; with
-/// the `serde` feature it also (de)serializes with serde, and [`GameRecord::to_bytes`] gives a
-/// compact binary form for saves.
+/// the `serde` feature it also (de)serializes with serde, and with the `bincode` feature
+/// `GameRecord::to_bytes` gives a compact binary form for saves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameRecord {
@@ -142,18 +174,23 @@ pub struct GameRecord {
     pub marbles_per_player: Option<usize>,
     /// The scoring in force.
     pub scoring: Scoring,
-    /// The moves, in order.
-    pub moves: Vec<Cell>,
+    /// The moves, in order, the swap included.
+    pub moves: Vec<Move>,
+    /// Whether the game is played with the swap rule (records from before the rule have none:
+    /// off). Last, so that the binary form of version 1 is a prefix of version 2's.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub swap: bool,
 }
 
 /// What is wrong with one line of a game record's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RecordLineProblem {
     /// Not `key: value`.
     #[error("expected `key: value`")]
     NotKeyValue,
-    /// A key other than layout, marbles, scoring and moves.
-    #[error("unknown key `{0}` (expected layout, marbles, scoring or moves)")]
+    /// A key other than layout, marbles, scoring, swap and moves.
+    #[error("unknown key `{0}` (expected layout, marbles, scoring, swap or moves)")]
     UnknownKey(String),
     /// A key given twice.
     #[error("`{0}` is given twice")]
@@ -164,6 +201,9 @@ pub enum RecordLineProblem {
     /// A bad scoring name.
     #[error(transparent)]
     Scoring(#[from] ParseScoringError),
+    /// A swap rule other than `on` or `off`.
+    #[error("`{0}` is not a swap rule: expected on or off")]
+    Swap(String),
     /// A bad move list.
     #[error(transparent)]
     Moves(#[from] ParseMovesError),
@@ -193,11 +233,13 @@ impl GameRecord {
     /// layout: AABB/CCDD/EEFF
     /// marbles: 6
     /// scoring: standard
-    /// moves: a1 a3
+    /// swap: on
+    /// moves: a1 swap a3
     /// ```
     ///
     /// `layout` is required; `marbles` defaults to the board's default, `scoring` to standard,
-    /// `moves` to none. Keys may come in any order.
+    /// `swap` (`on` or `off`) to off and is written only when on, `moves` to none. Keys may come
+    /// in any order.
     #[must_use]
     pub fn to_text(&self) -> String {
         let mut text = String::from("# Kulami game record\n");
@@ -206,6 +248,9 @@ impl GameRecord {
             let _ = writeln!(text, "marbles: {marbles}");
         }
         let _ = writeln!(text, "scoring: {}", self.scoring);
+        if self.swap {
+            text.push_str("swap: on\n");
+        }
         let _ = writeln!(text, "moves: {}", format_moves(&self.moves));
         text
     }
@@ -218,6 +263,7 @@ impl GameRecord {
         let mut layout = None;
         let mut marbles = None;
         let mut scoring = None;
+        let mut swap = None;
         let mut moves = None;
         for (index, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -244,6 +290,14 @@ impl GameRecord {
                     repeated(scoring.is_some())?;
                     scoring = Some(value.parse().map_err(|e| fail(RecordLineProblem::Scoring(e)))?);
                 }
+                "swap" => {
+                    repeated(swap.is_some())?;
+                    swap = Some(match value {
+                        "on" => true,
+                        "off" => false,
+                        other => return Err(fail(RecordLineProblem::Swap(other.to_owned()))),
+                    });
+                }
                 "moves" => {
                     repeated(moves.is_some())?;
                     moves = Some(parse_moves(value).map_err(|e| fail(RecordLineProblem::Moves(e)))?);
@@ -256,6 +310,7 @@ impl GameRecord {
             marbles_per_player: marbles,
             scoring: scoring.unwrap_or_default(),
             moves: moves.unwrap_or_default(),
+            swap: swap.unwrap_or(false),
         })
     }
 }
@@ -266,16 +321,28 @@ impl fmt::Display for GameRecord {
     }
 }
 
-#[cfg(feature = "serde")]
+#[cfg(feature = "bincode")]
 pub use binary::DecodeRecordError;
 
-#[cfg(feature = "serde")]
+#[cfg(feature = "bincode")]
 mod binary {
     use super::GameRecord;
+    use crate::moves::Move;
+    use crate::score::Scoring;
 
     /// Marks a binary game record, with a format version after it.
     const MAGIC: &[u8; 4] = b"KLMI";
-    const VERSION: u8 = 1;
+    /// Version 2 added the swap rule (version 1 is read as a game without it).
+    const VERSION: u8 = 2;
+
+    /// A record of version 1: no swap rule, and no swap among the moves.
+    #[derive(serde::Deserialize)]
+    struct RecordV1 {
+        layout: String,
+        marbles_per_player: Option<usize>,
+        scoring: Scoring,
+        moves: Vec<Move>,
+    }
     /// A record is a board and at most a hundred moves; nothing near this size is legitimate,
     /// and the limit stops a corrupt length prefix from asking for a huge allocation.
     const MAX_BYTES: usize = 4096;
@@ -286,12 +353,13 @@ mod binary {
 
     /// Bytes that are not a binary game record.
     #[derive(Debug, thiserror::Error)]
+    #[non_exhaustive]
     pub enum DecodeRecordError {
         /// The bytes do not start with the record marker.
         #[error("not a Kulami game record (it does not start with KLMI)")]
         NotARecord,
         /// A format version this library does not know.
-        #[error("game record format version {0} is not supported (this program reads version 1)")]
+        #[error("game record format version {0} is not supported (this program reads versions 1 and 2)")]
         Version(u8),
         /// The record is damaged or truncated (bincode's description of the damage).
         #[error("damaged game record: {0}")]
@@ -319,16 +387,24 @@ mod binary {
         pub fn from_bytes(bytes: &[u8]) -> Result<GameRecord, DecodeRecordError> {
             let rest = bytes.strip_prefix(MAGIC).ok_or(DecodeRecordError::NotARecord)?;
             let (&version, payload) = rest.split_first().ok_or(DecodeRecordError::NotARecord)?;
-            if version != VERSION {
-                return Err(DecodeRecordError::Version(version));
-            }
-            let (record, used) = bincode::serde::decode_from_slice(payload, config())
-                .map_err(|error| DecodeRecordError::Damaged(error.to_string()))?;
+            let (record, used) = match version {
+                1 => decode::<RecordV1>(payload).map(|(old, used)| {
+                    let RecordV1 { layout, marbles_per_player, scoring, moves } = old;
+                    (GameRecord { layout, marbles_per_player, scoring, moves, swap: false }, used)
+                })?,
+                VERSION => decode::<GameRecord>(payload)?,
+                other => return Err(DecodeRecordError::Version(other)),
+            };
             match payload.len() - used {
                 0 => Ok(record),
                 extra => Err(DecodeRecordError::TrailingBytes(extra)),
             }
         }
+    }
+
+    fn decode<T: serde::de::DeserializeOwned>(payload: &[u8]) -> Result<(T, usize), DecodeRecordError> {
+        bincode::serde::decode_from_slice(payload, config())
+            .map_err(|error| DecodeRecordError::Damaged(error.to_string()))
     }
 }
 
@@ -342,13 +418,43 @@ mod tests {
             marbles_per_player: Some(4),
             scoring: Scoring::Both,
             moves: parse_moves("a1 a3 c3").unwrap(),
+            swap: false,
         }
+    }
+
+    fn swapped_record() -> GameRecord {
+        GameRecord { moves: parse_moves("a1 swap a3 c3").unwrap(), swap: true, ..record() }
     }
 
     #[test]
     fn text_round_trips() {
-        let record = record();
-        assert_eq!(GameRecord::from_text(&record.to_text()), Ok(record));
+        for record in [record(), swapped_record()] {
+            assert_eq!(GameRecord::from_text(&record.to_text()), Ok(record));
+        }
+    }
+
+    #[test]
+    fn a_game_with_a_swap_reopens_as_it_was_played() {
+        let game = Game::from_record(&swapped_record()).unwrap();
+        assert!(game.position().swapped() && game.position().swap_rule());
+        assert_eq!(game.record(), GameRecord { marbles_per_player: Some(4), ..swapped_record() });
+        let text = GameRecord::from_text(&game.record().to_text()).unwrap();
+        assert_eq!(Game::from_record(&text).unwrap(), game);
+        let without_rule = GameRecord { swap: false, ..swapped_record() };
+        assert_eq!(
+            Game::from_record(&without_rule).unwrap_err().to_string(),
+            "move 2 (swap): the swap rule is off in this game"
+        );
+    }
+
+    #[test]
+    fn undo_and_redo_pass_through_the_swap() {
+        let mut game = Game::from_record(&swapped_record()).unwrap();
+        let moves: Vec<Move> = std::iter::from_fn(|| game.undo()).collect();
+        assert_eq!(moves, parse_moves("c3 a3 swap a1").unwrap());
+        assert!(!game.position().swapped());
+        while game.redo().is_some() {}
+        assert_eq!(game, Game::from_record(&swapped_record()).unwrap());
     }
 
     #[test]
@@ -360,8 +466,9 @@ mod tests {
         assert_eq!(error("layout: AA\nlayout: BB"), "game record line 2: `layout` is given twice");
         assert_eq!(
             error("# c\nlayout: AA\ncolour: red"),
-            "game record line 3: unknown key `colour` (expected layout, marbles, scoring or moves)"
+            "game record line 3: unknown key `colour` (expected layout, marbles, scoring, swap or moves)"
         );
+        assert_eq!(error("layout: AA\nswap: yes"), "game record line 2: `yes` is not a swap rule: expected on or off");
         assert_eq!(error("layout AA"), "game record line 1: expected `key: value`");
         assert_eq!(error("layout: AA\nmarbles: many"), "game record line 2: `many` is not a number of marbles");
         assert!(error("layout: AA\nmoves: a1 z1").starts_with("game record line 2: move 2:"));
@@ -386,12 +493,24 @@ mod tests {
         assert_eq!(game.redo_moves().count(), 1);
         game.play("a2".parse().unwrap()).unwrap();
         assert_eq!(game.redo(), None);
-        assert_eq!(game.position().moves().len(), 3);
+        assert_eq!(game.position().move_count(), 3);
     }
 
-    #[cfg(feature = "serde")]
+    #[cfg(feature = "bincode")]
+    #[test]
+    fn version_1_bytes_still_read_as_a_game_without_the_swap_rule() {
+        // `KLMI`, version 1, then layout, marbles (Some(4)), scoring (both = 3) and moves a1 a3 c3.
+        let mut bytes = b"KLMI\x01".to_vec();
+        bytes.push(14);
+        bytes.extend(b"AABB/CCDD/EEFF");
+        bytes.extend([1, 4, 3, 3, 0, 20, 22]);
+        assert_eq!(GameRecord::from_bytes(&bytes).unwrap(), record());
+    }
+
+    #[cfg(feature = "bincode")]
     #[test]
     fn bytes_round_trip_and_damage_is_reported() {
+        assert_eq!(GameRecord::from_bytes(&swapped_record().to_bytes()).unwrap(), swapped_record());
         let record = record();
         let bytes = record.to_bytes();
         assert_eq!(GameRecord::from_bytes(&bytes).unwrap(), record);
@@ -405,7 +524,7 @@ mod tests {
         future[4] = 9;
         assert!(matches!(GameRecord::from_bytes(&future), Err(DecodeRecordError::Version(9))));
         // A length prefix claiming a huge string must fail cleanly, not allocate.
-        let huge = [b'K', b'L', b'M', b'I', 1, 252, 0xff, 0xff, 0xff, 0x7f];
+        let huge = [b'K', b'L', b'M', b'I', 2, 252, 0xff, 0xff, 0xff, 0x7f];
         assert!(matches!(GameRecord::from_bytes(&huge), Err(DecodeRecordError::Damaged(_))));
     }
 }

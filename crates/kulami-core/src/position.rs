@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::cell::{Cell, CellSet, FRAME_CELLS};
 use crate::layout::{Layout, MAX_TILES};
+use crate::moves::Move;
 
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -46,8 +47,9 @@ impl fmt::Display for Color {
     }
 }
 
-/// Why a move is not legal. The rule numbers are those of `kulami.md`.
+/// Why a move is not legal. The rule numbers are those of `docs/RULES.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MoveError {
     /// The game is over: all marbles are placed or the side to move is blocked.
     #[error("the game is over")]
@@ -88,21 +90,32 @@ pub enum MoveError {
         /// The mover's previous marble.
         previous: Cell,
     },
+    /// A swap in a game played without the swap rule.
+    #[error("the swap rule is off in this game")]
+    SwapRuleOff,
+    /// A swap other than as the second move of the game.
+    #[error("a swap is only legal as the second move of the game")]
+    SwapNotSecondMove,
 }
 
 /// A move of a list that could not be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {number} ({cell}): {error}")]
+#[error("move {number} ({played}): {error}")]
 pub struct ReplayError {
-    /// The move's number in the list, from 1.
+    /// The move's number in the game, from 1.
     pub number: usize,
-    /// The cell of that move.
-    pub cell: Cell,
+    /// That move.
+    pub played: Move,
     /// Why it is illegal.
     pub error: MoveError,
 }
 
-/// A position: the board, the marbles on it and the moves that led there.
+/// A position: the board, the marbles on it, the moves that led there and whether the game is
+/// played with the swap (pie) rule.
+///
+/// Colours belong to the marbles: Red places the odd marbles, Black the even ones. A swap
+/// changes no marble; it says that the players exchanged colours, so the player who placed the
+/// first (red) marble now plays Black and is to move ([`Position::swapped`]).
 ///
 /// Make/unmake for search: [`Position::play_unchecked`] and [`Position::undo`] keep the tile
 /// score up to date, so [`Position::tile_points`] costs nothing. Cloning copies a few hundred bytes
@@ -110,7 +123,7 @@ pub struct ReplayError {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use kulami_core::{Cell, Color, Layout, MoveError, Position};
+/// use kulami_core::{Cell, Color, Layout, Move, MoveError, Position};
 ///
 /// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
 /// let mut position = Position::new(layout);
@@ -122,7 +135,23 @@ pub struct ReplayError {
 /// position.play(c("a3")).unwrap();
 /// assert_eq!(position.side_to_move(), Color::Red);
 /// assert_eq!(position.tile_points(Color::Red), 2);
-/// assert_eq!(position.undo(), Some(c("a3")));
+/// assert_eq!(position.undo(), Some(Move::Place(c("a3"))));
+/// ```
+///
+/// With the swap rule the second player may answer the first marble with [`Move::Swap`]:
+///
+/// ```
+/// use std::sync::Arc;
+/// use kulami_core::{Color, Layout, Move, MoveError, Position};
+///
+/// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
+/// let mut position = Position::new(layout.clone()).with_swap_rule(true);
+/// position.play("a1".parse().unwrap()).unwrap();
+/// assert!(position.can_swap());
+/// position.play_move(Move::Swap).unwrap();
+/// assert!(position.swapped() && position.side_to_move() == Color::Black);
+/// assert_eq!(Position::new(layout).replay(&[Move::Place("a1".parse().unwrap()), Move::Swap]).unwrap_err().error,
+///            MoveError::SwapRuleOff);
 /// ```
 #[derive(Clone)]
 pub struct Position {
@@ -134,10 +163,14 @@ pub struct Position {
     tile_counts: [[u8; 2]; MAX_TILES],
     /// Standard tile score of each colour.
     tile_points: [u8; 2],
+    /// Whether the game is played with the swap rule.
+    swap_rule: bool,
+    /// Whether the second move was the swap.
+    swapped: bool,
 }
 
 impl Position {
-    /// The start of a game on `layout`: no marbles, Red to move.
+    /// The start of a game on `layout` without the swap rule: no marbles, Red to move.
     #[must_use]
     pub fn new(layout: Arc<Layout>) -> Position {
         Position {
@@ -147,19 +180,40 @@ impl Position {
             ply: 0,
             tile_counts: [[0; 2]; MAX_TILES],
             tile_points: [0; 2],
+            swap_rule: false,
+            swapped: false,
         }
     }
 
-    /// Plays `moves` from the start of a game on `layout`.
+    /// The same start of a game, played with the swap rule `on` or off.
+    ///
+    /// # Panics
+    /// If a move has been played: the rule is part of the game from its start.
+    #[must_use]
+    pub fn with_swap_rule(mut self, on: bool) -> Position {
+        assert!(self.ply == 0, "the swap rule is chosen before the first move");
+        self.swap_rule = on;
+        self
+    }
+
+    /// Plays `moves` from the start of a game on `layout` without the swap rule.
     ///
     /// # Errors
     /// The first illegal move, with its number and the rule it breaks.
-    pub fn from_moves(layout: Arc<Layout>, moves: &[Cell]) -> Result<Position, ReplayError> {
-        let mut position = Position::new(layout);
-        for (index, &cell) in moves.iter().enumerate() {
-            position.play(cell).map_err(|error| ReplayError { number: index + 1, cell, error })?;
+    pub fn from_moves(layout: Arc<Layout>, moves: &[Move]) -> Result<Position, ReplayError> {
+        Position::new(layout).replay(moves)
+    }
+
+    /// Plays `moves` from this position.
+    ///
+    /// # Errors
+    /// The first illegal move, with its number in the game and the rule it breaks.
+    pub fn replay(mut self, moves: &[Move]) -> Result<Position, ReplayError> {
+        let played_before = self.move_count();
+        for (index, &played) in moves.iter().enumerate() {
+            self.play_move(played).map_err(|error| ReplayError { number: played_before + index + 1, played, error })?;
         }
-        Ok(position)
+        Ok(self)
     }
 
     /// The board.
@@ -168,10 +222,42 @@ impl Position {
         &self.layout
     }
 
-    /// The moves played so far, in order.
+    /// The marbles placed so far, in order (the moves without the swap).
     #[must_use]
-    pub fn moves(&self) -> &[Cell] {
+    pub fn placements(&self) -> &[Cell] {
         &self.moves[..usize::from(self.ply)]
+    }
+
+    /// The moves played so far, in order, the swap included.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        let (first, rest) = self.placements().split_at(self.placements().len().min(1));
+        let swap = self.swapped.then_some(Move::Swap);
+        first.iter().copied().map(Move::Place).chain(swap).chain(rest.iter().copied().map(Move::Place))
+    }
+
+    /// The number of moves played, the swap included.
+    #[must_use]
+    pub fn move_count(&self) -> usize {
+        self.ply() + usize::from(self.swapped)
+    }
+
+    /// Whether the game is played with the swap rule.
+    #[must_use]
+    pub fn swap_rule(&self) -> bool {
+        self.swap_rule
+    }
+
+    /// Whether the second move was the swap: the player who placed the first marble then plays
+    /// Black.
+    #[must_use]
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// Whether [`Move::Swap`] is legal now: the rule is on and exactly the first marble is down.
+    #[must_use]
+    pub fn can_swap(&self) -> bool {
+        self.swap_rule && self.ply == 1 && !self.swapped
     }
 
     /// The number of marbles on the board.
@@ -207,13 +293,23 @@ impl Position {
     /// The last marble placed (the opponent's, seen from the side to move).
     #[must_use]
     pub fn last_move(&self) -> Option<Cell> {
-        self.moves().last().copied()
+        self.placements().last().copied()
     }
 
     /// The side to move's own previous marble.
     #[must_use]
     pub fn previous_own_move(&self) -> Option<Cell> {
-        self.moves().iter().rev().nth(1).copied()
+        self.placements().iter().rev().nth(1).copied()
+    }
+
+    /// The cells of the tiles the side to move may not play on: the tile of the opponent's last
+    /// marble (rule 3) and of the mover's own previous one (rule 4).
+    #[must_use]
+    pub fn forbidden_tiles(&self) -> CellSet {
+        [self.last_move(), self.previous_own_move()]
+            .into_iter()
+            .flatten()
+            .fold(CellSet::EMPTY, |set, cell| set | self.layout.tile_cells_at(cell))
     }
 
     /// The colour of the marble on `cell`, if any.
@@ -251,10 +347,26 @@ impl Position {
         }
     }
 
-    /// Whether the game has ended: the side to move has no marble left or no legal move.
+    /// The holes the opponent could fill after the side to move plays `cell`: what
+    /// [`Position::legal_moves`] gives after that move. For move ordering, without playing it.
+    #[must_use]
+    pub fn legal_moves_after(&self, cell: Cell) -> CellSet {
+        let opponent = usize::from(!self.ply & 1);
+        if self.marbles[opponent].len() >= self.layout.marbles_per_player() {
+            return CellSet::EMPTY;
+        }
+        let mut replies = self.layout.holes() & !self.occupied() & self.layout.reply_cells(cell);
+        if let Some(last) = self.last_move() {
+            replies &= !self.layout.tile_cells_at(last);
+        }
+        replies
+    }
+
+    /// Whether the game has ended: the side to move has no legal move (no marble left or no
+    /// hole it may fill, and no swap).
     #[must_use]
     pub fn is_game_over(&self) -> bool {
-        self.legal_moves().is_empty()
+        self.legal_moves().is_empty() && !self.can_swap()
     }
 
     /// Plays `cell` for the side to move, if legal.
@@ -269,8 +381,24 @@ impl Position {
         Ok(())
     }
 
+    /// Plays `played` for the side to move, if legal.
+    ///
+    /// # Errors
+    /// The rule the move breaks; the position is then unchanged.
+    pub fn play_move(&mut self, played: Move) -> Result<(), MoveError> {
+        match played {
+            Move::Place(cell) => self.play(cell),
+            Move::Swap if !self.swap_rule => Err(MoveError::SwapRuleOff),
+            Move::Swap if !self.can_swap() => Err(MoveError::SwapNotSecondMove),
+            Move::Swap => {
+                self.swapped = true;
+                Ok(())
+            }
+        }
+    }
+
     fn explain_illegal(&self, cell: Cell) -> MoveError {
-        if self.is_game_over() {
+        if self.legal_moves().is_empty() {
             return MoveError::GameOver;
         }
         if !self.layout.holes().contains(cell) {
@@ -312,8 +440,13 @@ impl Position {
         }
     }
 
-    /// Takes back the last move and returns its cell; `None` at the start of the game.
-    pub fn undo(&mut self) -> Option<Cell> {
+    /// Takes back the last move (a placement or the swap) and returns it; `None` at the start of
+    /// the game.
+    pub fn undo(&mut self) -> Option<Move> {
+        if self.swapped && self.ply == 1 {
+            self.swapped = false;
+            return Some(Move::Swap);
+        }
         let ply = self.ply.checked_sub(1)?;
         self.ply = ply;
         let cell = self.moves[usize::from(ply)];
@@ -329,7 +462,7 @@ impl Position {
             }
             counts[side] -= 1;
         }
-        Some(cell)
+        Some(Move::Place(cell))
     }
 
     /// Standard tile points of `color`: the holes of every tile where it has strictly more marbles.
@@ -338,9 +471,20 @@ impl Position {
         usize::from(self.tile_points[color.index()])
     }
 
-    /// The number of legal move sequences of `depth` moves (perft), counting the last ply in bulk.
+    /// The number of legal move sequences of `depth` moves (perft), the swap included, counting
+    /// the last ply in bulk.
     #[must_use]
     pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth > 0 && self.can_swap() {
+            self.swapped = true;
+            let after_swap = self.perft(depth - 1);
+            self.swapped = false;
+            return after_swap + self.perft_placements(depth);
+        }
+        self.perft_placements(depth)
+    }
+
+    fn perft_placements(&mut self, depth: u32) -> u64 {
         let legal = self.legal_moves();
         match depth {
             0 => 1,
@@ -349,7 +493,8 @@ impl Position {
                 .iter()
                 .map(|cell| {
                     self.play_unchecked(cell);
-                    let nodes = self.perft(depth - 1);
+                    // Only the second move can be the swap; past it, placements alone.
+                    let nodes = if self.ply == 1 { self.perft(depth - 1) } else { self.perft_placements(depth - 1) };
                     self.undo();
                     nodes
                 })
@@ -359,9 +504,12 @@ impl Position {
 }
 
 impl PartialEq for Position {
-    /// Same board, same marbles, same history.
+    /// Same board, same rules, same history.
     fn eq(&self, other: &Position) -> bool {
-        self.layout == other.layout && self.moves() == other.moves()
+        self.layout == other.layout
+            && self.swap_rule == other.swap_rule
+            && self.swapped == other.swapped
+            && self.placements() == other.placements()
     }
 }
 
@@ -369,6 +517,101 @@ impl Eq for Position {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Position").field("layout", &self.layout).field("moves", &self.moves()).finish()
+        f.debug_struct("Position")
+            .field("layout", &self.layout)
+            .field("swap_rule", &self.swap_rule)
+            .field("moves", &self.moves().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_moves;
+
+    fn classic() -> Arc<Layout> {
+        Arc::new(Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO").unwrap())
+    }
+
+    fn cell(name: &str) -> Cell {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn the_swap_is_legal_only_as_the_second_move_with_the_rule_on() {
+        let start = Position::new(classic()).with_swap_rule(true);
+        let mut position = start.clone();
+        assert_eq!(position.play_move(Move::Swap), Err(MoveError::SwapNotSecondMove));
+        position.play(cell("d4")).unwrap();
+        let before = position.clone();
+        assert!(position.can_swap());
+        position.play_move(Move::Swap).unwrap();
+        assert_eq!(position.play_move(Move::Swap), Err(MoveError::SwapNotSecondMove));
+        // The board is as before the swap: Black answers the red marble on d4.
+        assert_eq!(position.legal_moves(), before.legal_moves());
+        assert_eq!((position.side_to_move(), position.move_count(), position.ply()), (Color::Black, 2, 1));
+        position.play(cell("d7")).unwrap();
+        assert!(!position.can_swap());
+        assert_eq!(position.moves().collect::<Vec<_>>(), parse_moves("d4 swap d7").unwrap());
+        assert_eq!(position.undo(), Some(Move::Place(cell("d7"))));
+        assert_eq!(position.undo(), Some(Move::Swap));
+        assert_eq!(position, before);
+        let off = Position::from_moves(classic(), &parse_moves("d4").unwrap()).unwrap();
+        assert!(!off.can_swap());
+        let error = Position::from_moves(classic(), &parse_moves("d4 swap").unwrap()).unwrap_err();
+        assert_eq!(error.to_string(), "move 2 (swap): the swap rule is off in this game");
+    }
+
+    #[test]
+    fn the_swap_keeps_a_game_alive_that_has_no_reply_on_the_board() {
+        // One tile: after the first marble no hole is left for the reply, but the swap is.
+        let layout = Arc::new(Layout::parse("AA").unwrap());
+        let mut position = Position::new(layout).with_swap_rule(true);
+        position.play(cell("a1")).unwrap();
+        assert!(position.legal_moves().is_empty() && !position.is_game_over());
+        position.play_move(Move::Swap).unwrap();
+        assert!(position.is_game_over());
+        assert_eq!(position.play(cell("b1")), Err(MoveError::GameOver));
+    }
+
+    #[test]
+    fn legal_moves_after_a_move_are_the_replies_once_it_is_played() {
+        let mut position = Position::new(classic());
+        for step in 0..40 {
+            let legal = position.legal_moves();
+            for cell in legal {
+                let mut after = position.clone();
+                after.play_unchecked(cell);
+                assert_eq!(position.legal_moves_after(cell), after.legal_moves(), "{cell} after {position:?}");
+            }
+            let Some(next) = legal.iter().nth(step * 7 % legal.len().max(1)) else { break };
+            position.play_unchecked(next);
+        }
+    }
+
+    #[test]
+    fn perft_counts_the_swap_as_a_move() {
+        let mut off = Position::new(classic());
+        let mut on = Position::new(classic()).with_swap_rule(true);
+        // 64 first moves; each then has its replies plus the swap, after which the same replies.
+        let replies: u64 = off.legal_moves().iter().map(|cell| off.legal_moves_after(cell).len() as u64).sum();
+        assert_eq!(off.perft(2), replies);
+        assert_eq!(on.perft(1), 64);
+        assert_eq!(on.perft(2), replies + 64);
+        assert_eq!(on.perft(3) - off.perft(3), off.perft(2), "a swap then any reply");
+    }
+
+    #[test]
+    fn forbidden_tiles_are_the_tiles_of_both_last_marbles() {
+        let layout = classic();
+        let mut position = Position::new(layout.clone());
+        assert_eq!(position.forbidden_tiles(), CellSet::EMPTY);
+        position.play(cell("d4")).unwrap();
+        assert_eq!(position.forbidden_tiles(), layout.tile_cells_at(cell("d4")));
+        position.play(cell("d7")).unwrap();
+        let both = layout.tile_cells_at(cell("d4")) | layout.tile_cells_at(cell("d7"));
+        assert_eq!(position.forbidden_tiles(), both);
+        assert!((position.legal_moves() & both).is_empty());
     }
 }

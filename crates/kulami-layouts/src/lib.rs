@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod files;
 mod generate;
 pub mod playability;
 
@@ -8,9 +9,9 @@ pub use generate::{ParseShapeError, Shape, fresh_seed, generate, tiling_count};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use kulami_core::{
-    Game, GameFromRecordError, GameRecord, Layout, MarblesError, ParseLayoutError, ParseRecordError, TileShape,
-};
+use kulami_core::{Layout, MarblesError, ParseLayoutError, TileShape};
+
+use crate::files::{MAX_FILE_BYTES, ReadTextError, read_text};
 
 /// The tiles of the standard set: four 2x3, five 2x2, four 1x3 and four 1x2, largest first.
 #[must_use]
@@ -28,6 +29,7 @@ pub struct Board {
 
 /// What is wrong with a layout file's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseBoardError {
     /// The board itself is invalid.
     #[error(transparent)]
@@ -52,6 +54,7 @@ pub enum ParseBoardError {
 
 /// Why a board could not be read from a file or a command-line argument.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadBoardError {
     /// The file could not be read, or is far larger than any board.
     #[error(transparent)]
@@ -72,93 +75,6 @@ pub enum ReadBoardError {
         /// Why it is not a one-line layout.
         error: ParseLayoutError,
     },
-}
-
-/// Layout files are small; anything larger is not one.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024;
-
-/// A text file that could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadTextError {
-    /// Longer than the limit.
-    #[error("{} is too large: {size} bytes or more, where at most {limit} are expected", path.display())]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// The bytes found, at least.
-        size: u64,
-        /// The limit.
-        limit: u64,
-    },
-    /// Missing, unreadable or not UTF-8.
-    #[error("cannot read {}: {error}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        error: std::io::Error,
-    },
-}
-
-/// Reads a UTF-8 text file of at most `limit` bytes. The limit holds for whatever the path
-/// names, a device or a pipe included: at most `limit + 1` bytes are ever read.
-///
-/// # Errors
-/// If the file is too large, cannot be read or is not UTF-8.
-pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadTextError> {
-    use std::io::Read as _;
-    let io = |error| ReadTextError::Io { path: path.to_owned(), error };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
-    let too_large = |size| ReadTextError::TooLarge { path: path.to_owned(), size, limit };
-    if size > limit {
-        return Err(too_large(size));
-    }
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(bytes.len() as u64));
-    }
-    String::from_utf8(bytes).map_err(|error| io(std::io::Error::new(std::io::ErrorKind::InvalidData, error)))
-}
-
-/// Game record files are small; anything larger is not one.
-pub const MAX_RECORD_BYTES: u64 = 64 * 1024;
-
-/// Why a game record file could not be opened.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadGameError {
-    /// The file could not be read, or is far larger than any record.
-    #[error(transparent)]
-    Read(#[from] ReadTextError),
-    /// The text is not a game record.
-    #[error("{}: {error}", path.display())]
-    NotARecord {
-        /// The file.
-        path: PathBuf,
-        /// The first bad line.
-        error: ParseRecordError,
-    },
-    /// The record's game breaks the rules.
-    #[error("{}: {error}", path.display())]
-    Illegal {
-        /// The file.
-        path: PathBuf,
-        /// The bad board or the first illegal move.
-        error: GameFromRecordError,
-    },
-}
-
-/// Reads a game record file (the text form of `GameRecord`) and replays it: the one reader of
-/// record files for the command line and the desktop game.
-///
-/// # Errors
-/// If the file cannot be read, is too large, is not a record, or holds an illegal move.
-pub fn read_game(path: &Path) -> Result<Game, ReadGameError> {
-    let text = read_text(path, MAX_RECORD_BYTES)?;
-    let record =
-        GameRecord::from_text(&text).map_err(|error| ReadGameError::NotARecord { path: path.to_owned(), error })?;
-    Game::from_record(&record).map_err(|error| ReadGameError::Illegal { path: path.to_owned(), error })
 }
 
 impl Board {
@@ -320,24 +236,6 @@ pub fn preset(name: &str) -> Option<Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_files_are_read_only_up_to_the_limit() {
-        let dir = std::env::temp_dir().join(format!("kulami-layouts-read-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("file.txt");
-        std::fs::write(&path, "AABB\n").unwrap();
-        assert_eq!(read_text(&path, 5).unwrap(), "AABB\n");
-        let error = read_text(&path, 4).unwrap_err().to_string();
-        assert!(error.ends_with("is too large: 5 bytes or more, where at most 4 are expected"), "{error}");
-        // A device reports no size; it is still read no further than the limit.
-        let endless = read_text(Path::new("/dev/zero"), 1000).unwrap_err().to_string();
-        assert!(endless.contains("1001 bytes or more"), "{endless}");
-        std::fs::write(&path, b"AA\xffBB").unwrap();
-        assert!(read_text(&path, 100).unwrap_err().to_string().starts_with("cannot read"));
-        assert!(matches!(Board::read(&dir.join("missing.txt")), Err(ReadBoardError::Read(ReadTextError::Io { .. }))));
-        std::fs::remove_dir_all(dir).unwrap();
-    }
 
     #[test]
     fn the_standard_set_has_17_tiles_and_64_holes() {

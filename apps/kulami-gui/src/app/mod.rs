@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
 use kulami_ai::analysis::Hint;
-use kulami_core::{Cell, Color};
+use kulami_core::{Cell, Color, Move};
 use kulami_layouts::Shape;
 
 use kulami_ai::analysis::MoveReview;
@@ -18,7 +18,7 @@ mod side_panel;
 pub use side_panel::clock_text;
 
 use crate::autosave::Autosave;
-use crate::background::{self, Status, Task};
+use crate::background::{self, Asked, Status, Task};
 use crate::board_view;
 use crate::daily::DailyPuzzle;
 use crate::editor::Editor;
@@ -33,11 +33,11 @@ pub struct KulamiApp {
     state: GameState,
     engine_task: Option<Task<Option<Action>>>,
     hint_task: Option<Task<Vec<Hint>>>,
-    /// Hints and the moves of the position they are for.
-    hints: Option<(Vec<Cell>, Vec<Hint>)>,
+    /// Hints and the position they are for.
+    hints: Option<(Asked, Vec<Hint>)>,
     analysis_task: Option<Task<Vec<MoveReview>>>,
     /// The analysis of the game with these moves, and whether its window is open.
-    analysis: Option<(Vec<Cell>, Vec<MoveReview>)>,
+    analysis: Option<(Vec<Move>, Vec<MoveReview>)>,
     analysis_open: bool,
     /// Level 5's time per move, the pause between moves of engine games and the turn clock.
     settings: Settings,
@@ -220,14 +220,12 @@ impl KulamiApp {
         let scoring = self.state.game().scoring();
         match self.state.engine_to_move() {
             Some(level) => {
-                if self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position)) {
+                if self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
                     let nobody_watching =
                         self.state.seat(Color::Red) != Seat::Human && self.state.seat(Color::Black) != Seat::Human;
                     if !nobody_watching || Instant::now() >= self.next_engine_move {
                         let move_time = Duration::from_millis(self.settings.move_time_ms);
-                        let may_swap = self.state.can_swap();
-                        self.engine_task =
-                            Some(background::engine_move(&position, scoring, level, move_time, may_swap));
+                        self.engine_task = Some(background::engine_move(&position, scoring, level, move_time));
                     }
                 }
                 if let Some(task) = &self.engine_task {
@@ -247,15 +245,15 @@ impl KulamiApp {
             None => self.engine_task = None,
         }
         let want_hints = self.state.hints() && self.state.human_to_move();
-        let have_hints = self.hints.as_ref().is_some_and(|(moves, _)| moves == position.moves());
-        if want_hints && !have_hints && self.hint_task.as_ref().is_none_or(|task| !task.is_for(&position)) {
+        let have_hints = self.hints.as_ref().is_some_and(|(asked, _)| asked.is_for(&position, scoring));
+        if want_hints && !have_hints && self.hint_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
             self.hint_task = Some(background::strongest_holes(&position, scoring));
         }
         if let Some(task) = &self.hint_task {
             match task.poll() {
                 Status::Done(hints) => {
-                    if task.is_for(&position) {
-                        self.hints = Some((position.moves().to_vec(), hints));
+                    if task.is_for(&position, scoring) {
+                        self.hints = Some((task.asked().clone(), hints));
                     }
                     self.hint_task = None;
                 }
@@ -266,7 +264,7 @@ impl KulamiApp {
         if let Some(task) = &self.analysis_task {
             match task.poll() {
                 Status::Done(reviews) => {
-                    self.analysis = Some((task.moves().to_vec(), reviews));
+                    self.analysis = Some((task.asked().position.moves().collect(), reviews));
                     self.analysis_open = true;
                     self.analysis_task = None;
                 }
@@ -278,8 +276,9 @@ impl KulamiApp {
 
     /// Hints for the position on the board, if shown and ready.
     fn current_hints(&self) -> &[Hint] {
+        let game = self.state.game();
         match &self.hints {
-            Some((moves, hints)) if self.state.hints() && moves == self.state.game().position().moves() => hints,
+            Some((asked, hints)) if self.state.hints() && asked.is_for(game.position(), game.scoring()) => hints,
             _ => &[],
         }
     }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use egui::{RichText, Ui};
 use kulami_ai::Level;
-use kulami_core::{Cell, Color, Scoring, Winner};
+use kulami_core::{Color, Move, Scoring, Winner};
 use kulami_layouts::Shape;
 
 use super::KulamiApp;
@@ -114,7 +114,7 @@ impl KulamiApp {
             if ui.button("New game").clicked() {
                 actions.push(Action::NewGame);
             }
-            if ui.add_enabled(!position.moves().is_empty(), egui::Button::new("Undo")).clicked() {
+            if ui.add_enabled(position.move_count() > 0, egui::Button::new("Undo")).clicked() {
                 actions.push(Action::Undo);
             }
             if ui.add_enabled(game.redo_moves().next().is_some(), egui::Button::new("Redo")).clicked() {
@@ -253,12 +253,12 @@ fn move_list(
     ui: &mut Ui,
     game: &kulami_core::Game,
     analysing: bool,
-    analysed: Option<&[Cell]>,
+    analysed: Option<&[Move]>,
     actions: &mut Vec<Action>,
 ) -> (bool, bool) {
     let position = game.position();
-    let ply = position.ply();
-    let all: Vec<Cell> = position.moves().iter().copied().chain(game.redo_moves()).collect();
+    let ply = position.move_count();
+    let all: Vec<Move> = position.moves().chain(game.redo_moves()).collect();
     let mut analyse = false;
     ui.horizontal(|ui| {
         ui.label(RichText::new("Moves").strong());
@@ -279,8 +279,8 @@ fn move_list(
         analyse = ui.add_enabled(position.is_game_over() && !analysing, egui::Button::new(label)).clicked();
     });
     ui.horizontal_wrapped(|ui| {
-        for (index, cell) in all.iter().enumerate() {
-            if ui.selectable_label(index + 1 == ply, format!("{}. {cell}", index + 1)).clicked() {
+        for (index, played) in all.iter().enumerate() {
+            if ui.selectable_label(index + 1 == ply, format!("{}. {played}", index + 1)).clicked() {
                 actions.push(Action::StepTo(index + 1));
             }
         }

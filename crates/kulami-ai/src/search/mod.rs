@@ -4,7 +4,7 @@
 //! the search is then the endgame solver.
 
 pub(crate) mod alphabeta;
-pub mod tt;
+mod tt;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -16,6 +16,7 @@ use tt::TranspositionTable;
 
 /// What may end a search. With none set the search runs until the game is solved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Wall-clock time for the whole search.
     pub time: Option<Duration>,
@@ -43,6 +44,12 @@ impl Limits {
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
     }
+
+    /// The same limits with a time limit too.
+    #[must_use]
+    pub fn and_time(self, time: Duration) -> Limits {
+        Limits { time: Some(time), ..self }
+    }
 }
 
 /// What a search found.
@@ -64,6 +71,23 @@ pub struct SearchResult<M> {
     pub time: Duration,
 }
 
+impl<M> SearchResult<M> {
+    /// The same findings with each move converted by `convert`.
+    #[must_use]
+    pub fn map<N>(self, convert: impl Fn(M) -> N) -> SearchResult<N> {
+        let SearchResult { best, value, pv, depth, exact, nodes, time } = self;
+        SearchResult {
+            best: best.map(&convert),
+            value,
+            pv: pv.into_iter().map(convert).collect(),
+            depth,
+            exact,
+            nodes,
+            time,
+        }
+    }
+}
+
 /// Every legal move with its value for the side to move, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RankedMoves<M> {
@@ -76,6 +100,7 @@ pub struct RankedMoves<M> {
 }
 
 /// A searcher: a transposition table and settings, reused from move to move.
+#[derive(Debug)]
 pub struct Searcher {
     table: Arc<TranspositionTable>,
     threads: usize,

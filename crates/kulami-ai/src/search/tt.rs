@@ -39,6 +39,12 @@ pub struct TranspositionTable {
     mask: usize,
 }
 
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable").field("entries", &self.slots.len()).finish_non_exhaustive()
+    }
+}
+
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (rounded down to a power of two of entries, at least 1024).
     #[must_use]
@@ -53,12 +59,6 @@ impl TranspositionTable {
         // out of the first search.
         table.clear();
         table
-    }
-
-    /// The table's size in bytes.
-    #[must_use]
-    pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<[AtomicU64; 2]>()
     }
 
     /// Forgets everything.
@@ -141,6 +141,6 @@ mod tests {
         table.store(7, Entry { value: 1, bound: Bound::Lower, depth: 9, best: 1 });
         table.store(7, Entry { value: 2, bound: Bound::Upper, depth: 3, best: 2 });
         assert_eq!(table.probe(7).map(|e| e.depth), Some(9));
-        assert!(table.bytes() >= 1 << 20);
+        assert!(table.slots.len() * std::mem::size_of::<[AtomicU64; 2]>() >= 1 << 20);
     }
 }

@@ -127,7 +127,7 @@ fn plays_long(layout: Layout, rng: &mut SeededRng) -> bool {
 fn rectangle((top, left, height, width): Spot) -> CellSet {
     let row_bits = ((1u128 << width) - 1) << left;
     let bits = (top..top + height).fold(0u128, |bits, row| bits | row_bits << (row * FRAME));
-    CellSet(bits)
+    CellSet::from_bits_truncate(bits)
 }
 
 /// A free spot for `shape` touching `filled` (anywhere near the middle for the first tile) whose
@@ -184,17 +184,17 @@ fn anchors(height: usize, width: usize, filled: CellSet, frontier: CellSet) -> C
     let fits =
         (0..=FRAME - height).fold(0u128, |bits, row| bits | ((1u128 << (FRAME - width + 1)) - 1) << (row * FRAME));
     if filled.is_empty() {
-        return CellSet(fits) & rectangle((3, 3, 3, 3));
+        return CellSet::from_bits_truncate(fits) & rectangle((3, 3, 3, 3));
     }
     let (mut blocked, mut touching) = (0u128, 0u128);
     for dr in 0..height {
         for dc in 0..width {
             let offset = dr * FRAME + dc;
-            blocked |= filled.0 >> offset;
-            touching |= frontier.0 >> offset;
+            blocked |= filled.bits() >> offset;
+            touching |= frontier.bits() >> offset;
         }
     }
-    CellSet(fits & !blocked & touching)
+    CellSet::from_bits_truncate(fits & !blocked & touching)
 }
 
 /// The number of edges between a cell of `a` and a cell of `b`.
