@@ -1,5 +1,5 @@
 //! The rules written as plainly as possible: a grid of cells, loops, no bitboards and no
-//! incremental state. Slow, and easy to check by reading against `kulami.md`; the fast core must
+//! incremental state. Slow, and easy to check by reading against `docs/RULES.md`; the fast core must
 //! agree with it everywhere.
 
 use kulami_core::{Color, PlayerScore, Scoring, Winner};

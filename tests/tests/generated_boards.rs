@@ -19,6 +19,7 @@ fn check_board(layout: &Layout, shape: Shape) {
             assert!(rows.min(columns) >= 8 && rows.max(columns) >= 9 && rows.max(columns) <= 10, "{rows}x{columns}");
             assert_eq!(single_tile_lines(layout), 0);
         }
+        other => panic!("no check for {other:?} boards yet"),
     }
 }
 

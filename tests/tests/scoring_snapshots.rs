@@ -1,4 +1,4 @@
-//! Hand-made positions covering every scoring rule and decision of `kulami.md`. Each snapshot
+//! Hand-made positions covering every scoring rule and decision of `docs/RULES.md`. Each snapshot
 //! shows the board and the breakdown, so a reviewer can check the numbers by eye.
 
 use std::fmt::Write as _;

@@ -5,12 +5,14 @@
 //! - `dist`: release archives with checksums under `target/dist`.
 //! - `layouts`, `puzzles`: the checked-in data, made or checked (`--check`, also run by tests).
 //! - `screenshots`: the README's pictures of the real window.
+//! - `tidy`: every path the docs and comments name exists, and every command has help.
 
 mod ci;
 mod dist;
 mod layouts;
 mod puzzles;
 mod screenshots;
+mod tidy;
 
 use std::process::{Command, ExitCode};
 
@@ -23,7 +25,8 @@ tasks:
   dist                release builds packed with the docs into target/dist, with checksums
   layouts [--check]   put every layout file in canonical form (--check: fail instead)
   puzzles [--check]   make the puzzle bank from its seeds (--check: fail if stale)
-  screenshots         the README's screenshots of the real window, under Xvfb";
+  screenshots         the README's screenshots of the real window, under Xvfb
+  tidy                every path named in docs and comments exists; every command has help";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
         Some("layouts") => layouts::run(check),
         Some("puzzles") => puzzles::run(check),
         Some("screenshots") => screenshots::run(),
+        Some("tidy") => tidy::run(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

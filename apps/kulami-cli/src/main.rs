@@ -96,3 +96,39 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod command_line {
+    use clap::CommandFactory as _;
+
+    use super::Cli;
+
+    #[test]
+    fn the_definition_is_sound() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_command_and_argument_has_help() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>, seen: &mut usize) {
+            let path = format!("{path} {}", command.get_name());
+            *seen += 1;
+            if command.get_about().is_none() {
+                missing.push(format!("`{path}` has no description"));
+            }
+            for argument in command.get_arguments() {
+                let builtin = matches!(argument.get_id().as_str(), "help" | "version");
+                if !builtin && argument.get_help().is_none() {
+                    missing.push(format!("`{path}` argument `{}` has no help", argument.get_id()));
+                }
+            }
+            for sub in command.get_subcommands().filter(|sub| sub.get_name() != "help") {
+                walk(sub, path.trim(), missing, seen);
+            }
+        }
+        let (mut missing, mut seen) = (Vec::new(), 0);
+        walk(&Cli::command(), "", &mut missing, &mut seen);
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
+        assert!(seen >= 16, "the walk reached {seen} commands: the command tree was not walked");
+    }
+}

@@ -98,6 +98,9 @@ impl Reply {
 
 impl Session {
     /// A session on the classic board, standard scoring, at `level`.
+    ///
+    /// # Panics
+    /// Never: the classic preset is embedded.
     pub fn new(level: Level, options: EngineOptions) -> Session {
         let layout = kulami_layouts::preset("classic").expect("the classic preset exists").into_layout();
         Session {

@@ -32,6 +32,7 @@ impl Asked {
 }
 
 /// One piece of work on its own thread, for what it was [`Asked`].
+#[derive(Debug)]
 pub struct Task<T> {
     asked: Asked,
     receiver: Receiver<T>,
@@ -73,6 +74,7 @@ impl<T: Send + 'static> Task<T> {
 }
 
 /// What [`Task::poll`] found.
+#[derive(Debug)]
 pub enum Status<T> {
     /// Still working.
     Working,

@@ -15,6 +15,7 @@ const HINT: Color32 = Color32::from_rgb(250, 215, 90);
 const GUIDE: Color32 = Color32::from_rgba_premultiplied(60, 60, 20, 40);
 
 /// What to draw besides the position.
+#[derive(Debug)]
 pub struct View<'a> {
     /// The row and column guides of the constraint and the dimmed forbidden tiles.
     pub guide: bool,
@@ -27,6 +28,9 @@ pub struct View<'a> {
 }
 
 /// Draws `position` filling the space available and returns the hole clicked this frame, if any.
+///
+/// # Panics
+/// Never: every tile of a layout has cells.
 pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
     let layout = position.layout();
     let (rows, columns) = layout.extent();

@@ -33,6 +33,9 @@ impl LaidTile {
     }
 
     /// The tile's shape.
+    ///
+    /// # Panics
+    /// Never: the editor lays only the four shapes.
     #[must_use]
     pub fn shape(&self) -> TileShape {
         TileShape::from_size(self.height, self.width).expect("the editor lays only the four shapes")

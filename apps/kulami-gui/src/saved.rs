@@ -110,6 +110,9 @@ impl Saved {
     }
 
     /// The stored text.
+    ///
+    /// # Panics
+    /// Never: plain data always serializes.
     #[must_use]
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("plain data always serializes")

@@ -34,6 +34,9 @@ pub enum BoardChoice {
 
 impl BoardChoice {
     /// The board; an unknown preset falls back to the classic board.
+    ///
+    /// # Panics
+    /// Never: the classic preset is embedded.
     #[must_use]
     pub fn layout(&self) -> Layout {
         match self {

@@ -619,6 +619,26 @@ mod tests {
     }
 
     #[test]
+    fn every_level_answers_a_live_game_even_with_no_time_left() {
+        let layout = std::sync::Arc::new(classic());
+        let flagged = TimeControl::Clock(Clock { remaining: Duration::ZERO, increment: Duration::ZERO });
+        for moves in ["", "d4", "d4 d7 g7 g2"] {
+            let position =
+                Position::from_moves(layout.clone(), &kulami_core::notation::parse_moves(moves).unwrap()).unwrap();
+            for level in Level::LADDER.into_iter().chain([Level::Mcts]) {
+                let mut engine = Engine::new(level, EngineOptions::default().with_time(flagged));
+                let choice = engine.choose(&position, Scoring::Standard, None);
+                let chosen = choice.best.unwrap_or_else(|| panic!("{level} found no move after [{moves}]"));
+                assert!(position.clone().play_move(chosen).is_ok(), "{level}: {chosen}");
+            }
+        }
+    }
+
+    fn classic() -> kulami_core::Layout {
+        kulami_core::Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO").unwrap()
+    }
+
+    #[test]
     fn a_clock_shares_its_time_over_the_moves_left_and_never_reaches_the_flag() {
         let clock = |remaining_ms: u64, increment_ms: u64| {
             TimeControl::Clock(Clock {

@@ -39,7 +39,7 @@ fn keys() -> &'static Keys {
 }
 
 /// A Kulami position for search.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct KulamiState {
     position: Position,
     scoring: Scoring,

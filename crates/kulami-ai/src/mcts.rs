@@ -72,6 +72,9 @@ pub const PV_MIN_VISITS: u32 = 8;
 /// assert!(state.position().legal_moves().contains(found.best.unwrap()));
 /// assert_eq!(found.playouts, 500);
 /// ```
+///
+/// # Panics
+/// If a method of `game` panics on one of the search threads (the panic is passed on).
 pub fn search<G: SearchGame>(
     game: &G,
     options: MctsOptions,

@@ -201,6 +201,7 @@ pub fn play_game<'p>(
 }
 
 /// What a match plays.
+#[derive(Debug)]
 pub struct MatchPlan {
     /// The boards; each is played twice, A as red then A as black.
     pub boards: Vec<Arc<Layout>>,
@@ -216,6 +217,9 @@ pub struct MatchPlan {
 /// thread (a player that cannot be built forfeits its games);
 /// `on_game` hears of each game as it ends (from any thread) and may stop the match by returning
 /// `ControlFlow::Break` (games under way still finish).
+///
+/// # Panics
+/// If `make_player`, a player or `on_game` panics (the panic is passed on).
 pub fn run_match<F>(
     plan: &MatchPlan,
     make_player: F,

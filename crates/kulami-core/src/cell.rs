@@ -23,6 +23,9 @@ pub const FRAME_CELLS: usize = FRAME * FRAME;
 pub struct Cell(u8);
 
 impl Cell {
+    /// The top-left cell.
+    pub const A1: Cell = Cell(0);
+
     /// The cell at `row` and `column` (both from zero), if it lies in the frame.
     #[must_use]
     pub const fn new(row: usize, column: usize) -> Option<Cell> {

@@ -37,6 +37,7 @@ pub struct Game {
 
 /// A game record that does not describe a legal game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GameFromRecordError {
     /// The board is not valid.
     #[error(transparent)]
@@ -147,6 +148,9 @@ impl Game {
     }
 
     /// Plays again the last move taken back.
+    ///
+    /// # Panics
+    /// Never: a move taken back is legal again in the position it was taken back from.
     pub fn redo(&mut self) -> Option<Move> {
         let next = self.redo.pop()?;
         self.position.play_move(next).expect("a move taken back is legal again");
@@ -371,6 +375,9 @@ mod binary {
 
     impl GameRecord {
         /// The compact binary form: `KLMI`, a version byte, then the record in bincode.
+        ///
+        /// # Panics
+        /// Never: every record encodes (bincode fails only on types a record does not have).
         #[must_use]
         pub fn to_bytes(&self) -> Vec<u8> {
             let mut bytes = MAGIC.to_vec();

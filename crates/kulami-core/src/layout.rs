@@ -120,6 +120,9 @@ impl Tile {
     }
 
     /// The shape, whatever the orientation.
+    ///
+    /// # Panics
+    /// Never: a tile is made only by [`Layout::parse`], which checks its shape.
     #[must_use]
     pub fn shape(&self) -> TileShape {
         let (height, width) = self.size();
@@ -285,7 +288,7 @@ impl Layout {
                     problems.push(LayoutProblem::RowTooLong { at });
                     break;
                 }
-                let cell = Cell::new(row, column).expect("row and column are inside the frame");
+                let Some(cell) = Cell::new(row, column) else { unreachable!("row and column are inside the frame") };
                 positions[cell.index()] = at;
                 match character {
                     '.' => {}

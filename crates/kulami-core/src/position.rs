@@ -176,7 +176,7 @@ impl Position {
         Position {
             layout,
             marbles: [CellSet::EMPTY; 2],
-            moves: [Cell::from_index(0).expect("a1 is a cell"); FRAME_CELLS],
+            moves: [Cell::A1; FRAME_CELLS],
             ply: 0,
             tile_counts: [[0; 2]; MAX_TILES],
             tile_points: [0; 2],

@@ -225,6 +225,9 @@ pub fn preset_names() -> impl Iterator<Item = &'static str> {
 }
 
 /// The preset called `name`, if there is one.
+///
+/// # Panics
+/// Never: the embedded presets are valid boards (a test parses every one).
 #[must_use]
 pub fn preset(name: &str) -> Option<Board> {
     PRESETS

@@ -29,6 +29,7 @@ use crate::state::{Action, GameState, Seat};
 const PLACEMENT_ANIMATION: Duration = Duration::from_millis(220);
 
 /// The Kulami desktop app.
+#[derive(Debug)]
 pub struct KulamiApp {
     state: GameState,
     engine_task: Option<Task<Option<Action>>>,
