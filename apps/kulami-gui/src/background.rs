@@ -1,6 +1,8 @@
-//! Work off the UI thread: the engine's move and the hints. The window starts a task and polls
-//! it each frame; a task made for another position than the one on the board is ignored, and
-//! dropping a move task tells its search to stop.
+//! Work off the UI thread: the engine's move, the hints, the game analysis and the judgement of a
+//! puzzle answer. The window starts a task and polls it; a finished task wakes the window (so
+//! its answer shows at once, and is applied even while the window is hidden), a task made for
+//! another position than the one on the board is ignored, and dropping a task tells its search
+//! to stop.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,8 +10,9 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
 use kulami_ai::analysis::{Hint, MoveReview, analyse, hints};
+use kulami_ai::puzzle::{Puzzle, Verdict};
 use kulami_ai::{Engine, EngineOptions, Level, Limits, Searcher, TimeControl};
-use kulami_core::{Game, Move, Position, Scoring};
+use kulami_core::{Cell, Game, Move, Position, Scoring};
 
 use crate::state::Action;
 
@@ -31,6 +34,16 @@ impl Asked {
     }
 }
 
+/// What a finished task calls to wake the window (`egui::Context::request_repaint`).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// A waker for the window of `ctx`.
+#[must_use]
+pub fn waking(ctx: &egui::Context) -> Wake {
+    let ctx = ctx.clone();
+    Arc::new(move || ctx.request_repaint())
+}
+
 /// One piece of work on its own thread, for what it was [`Asked`].
 #[derive(Debug)]
 pub struct Task<T> {
@@ -40,13 +53,20 @@ pub struct Task<T> {
 }
 
 impl<T: Send + 'static> Task<T> {
-    fn spawn(position: &Position, scoring: Scoring, work: impl FnOnce(&AtomicBool) -> T + Send + 'static) -> Task<T> {
+    fn spawn(
+        position: &Position,
+        scoring: Scoring,
+        wake: Wake,
+        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+    ) -> Task<T> {
         let (sender, receiver) = channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
         std::thread::spawn(move || {
             // The window may have dropped the task; then nobody wants the answer.
-            let _ = sender.send(work(&flag));
+            if sender.send(work(&flag)).is_ok() {
+                wake();
+            }
         });
         Task { asked: Asked { position: position.clone(), scoring }, receiver, cancel }
     }
@@ -92,9 +112,15 @@ impl<T> Drop for Task<T> {
 
 /// The engine's turn in `position` at `level`: a move, or the swap if the rule allows it and
 /// the engine would rather have the first marble.
-pub fn engine_move(position: &Position, scoring: Scoring, level: Level, move_time: Duration) -> Task<Option<Action>> {
+pub fn engine_move(
+    position: &Position,
+    scoring: Scoring,
+    level: Level,
+    move_time: Duration,
+    wake: Wake,
+) -> Task<Option<Action>> {
     let snapshot = position.clone();
-    Task::spawn(position, scoring, move |cancel| {
+    Task::spawn(position, scoring, wake, move |cancel| {
         let options = EngineOptions::default().with_time(TimeControl::PerMove(move_time)).with_table_megabytes(32);
         let mut engine = Engine::new(level, options);
         engine.choose(&snapshot, scoring, Some(cancel)).best.map(|chosen| match chosen {
@@ -105,20 +131,69 @@ pub fn engine_move(position: &Position, scoring: Scoring, level: Level, move_tim
 }
 
 /// The review of every move played so far in `game`.
-pub fn analysis(game: &Game) -> Task<Vec<MoveReview>> {
+pub fn analysis(game: &Game, wake: Wake) -> Task<Vec<MoveReview>> {
     let position = game.position();
     let start = Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule());
     let moves: Vec<Move> = position.moves().collect();
     let scoring = game.scoring();
-    Task::spawn(position, scoring, move |_| {
+    Task::spawn(position, scoring, wake, move |_| {
         analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, Limits::time(Duration::from_millis(150)))
     })
 }
 
 /// The three strongest holes in `position`.
-pub fn strongest_holes(position: &Position, scoring: Scoring) -> Task<Vec<Hint>> {
+pub fn strongest_holes(position: &Position, scoring: Scoring, wake: Wake) -> Task<Vec<Hint>> {
     let snapshot = position.clone();
-    Task::spawn(position, scoring, move |_| {
+    Task::spawn(position, scoring, wake, move |_| {
         hints(&mut Searcher::new(32, 1), &snapshot, scoring, Limits::time(Duration::from_millis(600)), 3)
     })
+}
+
+/// The verdict on `answer` to `puzzle` (a wrong answer is refuted by the exact solver).
+pub fn judge_answer(puzzle: &'static Puzzle, answer: Cell, wake: Wake) -> Task<(Cell, Verdict)> {
+    Task::spawn(&puzzle.position(), puzzle.scoring, wake, move |_| (answer, puzzle.check(answer)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    fn wait<T: Send + 'static>(task: &Task<T>) -> T {
+        for _ in 0..2000 {
+            if let Status::Done(answer) = task.poll() {
+                return answer;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("the task did not finish");
+    }
+
+    #[test]
+    fn a_finished_task_wakes_the_window_once() {
+        let woken = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&woken);
+        let wake: Wake = Arc::new(move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        });
+        let position = Position::new(Arc::new(kulami_core::Layout::parse("AABB/CCDD").unwrap()));
+        let task = strongest_holes(&position, Scoring::Standard, wake);
+        assert_eq!(wait(&task).len(), 3);
+        assert_eq!(woken.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_task_is_for_exactly_the_position_and_scoring_it_was_asked_for() {
+        let classic = Arc::new(kulami_layouts::preset("classic").unwrap().into_layout());
+        let other = Arc::new(kulami_layouts::generate(5, kulami_layouts::Shape::Square));
+        let d4 = [kulami_core::Move::Place("d4".parse().unwrap())];
+        let on_classic = Position::from_moves(classic.clone(), &d4).unwrap();
+        let asked = Asked { position: on_classic.clone(), scoring: Scoring::Standard };
+        assert!(asked.is_for(&on_classic, Scoring::Standard));
+        // The same moves on another board, under another scoring or with the swap rule are not it.
+        assert!(!asked.is_for(&Position::from_moves(other, &d4).unwrap(), Scoring::Standard));
+        assert!(!asked.is_for(&on_classic, Scoring::Both));
+        let with_swap = Position::new(classic).with_swap_rule(true).replay(&d4).unwrap();
+        assert!(!asked.is_for(&with_swap, Scoring::Standard));
+    }
 }

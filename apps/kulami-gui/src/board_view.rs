@@ -114,7 +114,9 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
                 Color32::BLACK,
             );
         }
-        let response = ui.interact(rect, ui.scope_id().with(("hole", cell)), Sense::click());
+        // Only the part of a hole inside the board's area takes clicks, never what lies under a
+        // neighbouring panel.
+        let response = ui.interact(rect.intersect(ui.clip_rect()), ui.scope_id().with(("hole", cell)), Sense::click());
         let is_legal = legal.contains(cell);
         response
             .widget_info(|| WidgetInfo::labeled(egui::Role::Button, is_legal, hole_label(cell, occupant, is_legal)));

@@ -41,13 +41,24 @@ pub struct DailyPuzzle {
     puzzle: &'static Puzzle,
     /// The first answer and its verdict: only the first try counts.
     answered: Option<(Cell, Verdict)>,
+    /// An answer waiting for the solver's verdict.
+    judging: Option<Cell>,
+}
+
+/// What to do with an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Nothing more: judged at once, or not taken (the puzzle was answered, or is being judged).
+    Settled,
+    /// The solver must judge it (off the UI thread); its verdict goes to [`DailyPuzzle::settle`].
+    Judge(Cell),
 }
 
 impl DailyPuzzle {
     /// The puzzle of `date`, not yet answered.
     #[must_use]
     pub fn new(date: Date) -> DailyPuzzle {
-        DailyPuzzle { date, puzzle: daily(date), answered: None }
+        DailyPuzzle { date, puzzle: daily(date), answered: None, judging: None }
     }
 
     /// Its date.
@@ -78,16 +89,38 @@ impl DailyPuzzle {
         self.answered.as_ref()
     }
 
-    /// Judges `cell` if nothing was answered yet (an illegal hole does not count as a try);
-    /// a right first answer extends `streak`.
-    pub fn answer(&mut self, cell: Cell, streak: &mut Streak) {
-        if matches!(self.answered, Some((_, Verdict::Right | Verdict::Wrong { .. }))) {
-            return;
+    /// The answer the solver is judging, if any.
+    #[must_use]
+    pub fn judging(&self) -> Option<Cell> {
+        self.judging
+    }
+
+    /// Takes `cell` as the answer if nothing was answered yet: the right move and an illegal
+    /// hole (which does not count as a try) are judged at once, and a right first answer extends
+    /// `streak`; any other move needs the solver's refutation.
+    pub fn answer(&mut self, cell: Cell, streak: &mut Streak) -> Answer {
+        let tried = matches!(self.answered, Some((_, Verdict::Right | Verdict::Wrong { .. })));
+        if tried || self.judging.is_some() {
+            return Answer::Settled;
         }
-        let verdict = self.puzzle.check(cell);
+        if cell == self.puzzle.answer {
+            self.settle(cell, Verdict::Right, streak);
+            return Answer::Settled;
+        }
+        if let Err(error) = self.puzzle.position().play(cell) {
+            self.answered = Some((cell, Verdict::Illegal(error)));
+            return Answer::Settled;
+        }
+        self.judging = Some(cell);
+        Answer::Judge(cell)
+    }
+
+    /// Records the verdict on `cell`.
+    pub fn settle(&mut self, cell: Cell, verdict: Verdict, streak: &mut Streak) {
         if verdict == Verdict::Right {
             streak.solved(self.date.days());
         }
+        self.judging = None;
         self.answered = Some((cell, verdict));
     }
 }
@@ -118,16 +151,22 @@ mod tests {
         let answer = daily.puzzle().answer;
         let wrong = daily.puzzle().position().legal_moves().iter().find(|&cell| cell != answer).unwrap();
         let taken = daily.puzzle().moves[0];
-        daily.answer(taken, &mut streak);
+        assert_eq!(daily.answer(taken, &mut streak), Answer::Settled);
         assert!(matches!(daily.answered(), Some((_, Verdict::Illegal(_)))));
-        daily.answer(wrong, &mut streak);
-        daily.answer(answer, &mut streak);
+        // A wrong move goes to the solver (off the UI thread); meanwhile no other answer is taken.
+        assert_eq!(daily.answer(wrong, &mut streak), Answer::Judge(wrong));
+        assert_eq!(daily.judging(), Some(wrong));
+        assert_eq!(daily.answer(answer, &mut streak), Answer::Settled);
+        assert!(daily.answered().is_some_and(|(cell, _)| *cell == taken), "still the illegal try");
+        daily.settle(wrong, daily.puzzle().check(wrong), &mut streak);
+        assert_eq!(daily.judging(), None);
+        assert_eq!(daily.answer(answer, &mut streak), Answer::Settled);
         assert!(matches!(daily.answered(), Some((cell, Verdict::Wrong { .. })) if *cell == wrong));
         assert_eq!(streak.current(date.days()), 0);
         assert_eq!(daily.position().last_move(), Some(wrong));
 
         let mut again = DailyPuzzle::new(date);
-        again.answer(answer, &mut streak);
+        assert_eq!(again.answer(answer, &mut streak), Answer::Settled, "the right move needs no solver");
         assert_eq!(again.answered().map(|(_, verdict)| verdict), Some(&Verdict::Right));
         assert_eq!(streak.current(date.days()), 1);
     }

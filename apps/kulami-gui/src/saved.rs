@@ -27,7 +27,7 @@ pub struct Saved {
     pub move_time_ms: u64,
     /// Pause between moves of engine games, in milliseconds.
     pub watch_delay_ms: u64,
-    /// The soft turn clock in seconds, 0 for none (30 in saves from before the clock).
+    /// The soft turn clock in seconds, 0 for none (none in saves from before the clock).
     #[serde(default = "default_turn_seconds")]
     pub turn_seconds: u64,
     /// The daily puzzle streak: its length and the day number of its last solve.
@@ -35,6 +35,9 @@ pub struct Saved {
     streak_days: u32,
     #[serde(default)]
     streak_last_solved: Option<i64>,
+    /// The shape Shuffle deals (`square` or `irregular`); saves from before it have none.
+    #[serde(default)]
+    shuffle_shape: Option<String>,
 }
 
 fn default_turn_seconds() -> u64 {
@@ -42,9 +45,15 @@ fn default_turn_seconds() -> u64 {
 }
 
 impl Default for Settings {
-    /// One second per move, half a second between engine moves, a 30-second clock, no streak.
+    /// One second per move, half a second between engine moves, no turn clock, no streak.
     fn default() -> Settings {
-        Settings { streak: Streak::default(), move_time_ms: 1000, watch_delay_ms: 500, turn_seconds: 30 }
+        Settings {
+            streak: Streak::default(),
+            move_time_ms: 1000,
+            watch_delay_ms: 500,
+            turn_seconds: 0,
+            shuffle_shape: Shape::Square,
+        }
     }
 }
 
@@ -59,6 +68,8 @@ pub struct Settings {
     pub watch_delay_ms: u64,
     /// The soft turn clock in seconds, 0 for none.
     pub turn_seconds: u64,
+    /// The shape of the boards Shuffle deals.
+    pub shuffle_shape: Shape,
 }
 
 impl Saved {
@@ -87,6 +98,7 @@ impl Saved {
             turn_seconds: settings.turn_seconds,
             streak_days: settings.streak.days,
             streak_last_solved: settings.streak.last_solved,
+            shuffle_shape: Some(settings.shuffle_shape.to_string()),
         }
     }
 
@@ -98,6 +110,7 @@ impl Saved {
             move_time_ms: self.move_time_ms,
             watch_delay_ms: self.watch_delay_ms,
             turn_seconds: self.turn_seconds,
+            shuffle_shape: self.shuffle_shape.as_deref().and_then(|shape| shape.parse().ok()).unwrap_or_default(),
         }
     }
 
@@ -164,7 +177,13 @@ mod tests {
         state.apply(Action::Swap);
         assert_eq!(state.seat(Color::Red), Seat::Engine(Level::Expert), "the engine took the first marble over");
         let streak = Streak { days: 4, last_solved: Some(20_000) };
-        let settings = Settings { streak, move_time_ms: 1500, watch_delay_ms: 200, turn_seconds: 0 };
+        let settings = Settings {
+            streak,
+            move_time_ms: 1500,
+            watch_delay_ms: 200,
+            turn_seconds: 45,
+            shuffle_shape: Shape::Irregular,
+        };
         let saved = Saved::capture(&state, settings);
         let back = Saved::parse(&saved.to_text()).unwrap();
         assert_eq!(back, saved);
@@ -191,15 +210,16 @@ mod tests {
     #[test]
     fn saves_from_before_the_swap_and_the_clock_still_load() {
         let mut text = Saved::capture(&GameState::default(), Settings::default()).to_text();
-        for key in ["swap_allowed", "turn_seconds", "streak_days", "streak_last_solved"] {
+        for key in ["swap_allowed", "turn_seconds", "streak_days", "streak_last_solved", "shuffle_shape"] {
             let start = text.find(&format!(",\"{key}\"")).unwrap();
             let end = start + 1 + text[start + 1..].find([',', '}']).unwrap();
             text.replace_range(start..end, "");
         }
         assert!(!text.contains("turn_seconds"), "{text}");
         let saved = Saved::parse(&text).unwrap();
-        assert_eq!(saved.settings().turn_seconds, 30);
+        assert_eq!(saved.settings().turn_seconds, 0, "no clock unless asked for");
         assert_eq!(saved.settings().streak, Streak::default());
+        assert_eq!(saved.settings().shuffle_shape, Shape::Square);
         assert!(!saved.restore().unwrap().options().swap_allowed);
     }
 

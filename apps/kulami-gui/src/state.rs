@@ -89,8 +89,11 @@ pub enum Action {
     ShowHints(bool),
     /// Show or hide the row and column guides and the dimmed tiles.
     ShowGuide(bool),
-    /// Stop or let the engine move (to watch engine games at one's own pace).
+    /// Stop or let the engine move (to watch engine games at one's own pace); a new game
+    /// lets it move again.
     Pause(bool),
+    /// Put back the game that the last new game, board or scoring replaced.
+    BringBackGame,
     /// Play with or without the swap (pie rule): now, if the moves so far allow it, and in
     /// the games to come.
     AllowSwap(bool),
@@ -98,13 +101,24 @@ pub enum Action {
     /// the player who opened moves next, now as black.
     Swap,
     /// Go to the position after this many moves of the game (the swap counts as one), taking
-    /// back or replaying moves.
-    /// The engine pauses, so that the game can be looked through.
+    /// back or replaying moves. While a position before the last move is shown, the engine
+    /// waits (see [`GameState::reviewing`]).
     StepTo(usize),
     /// Put a game read from a record on the board (its board becomes a custom one).
     Load(Box<Game>),
-    /// Show a message (the outcome of saving or opening a file).
+    /// Show good news (a file saved or opened).
     Tell(String),
+    /// Show a problem (a file that could not be saved or opened).
+    Warn(String),
+}
+
+/// Whether a message is good news or a problem (drawn differently: good news is never red).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Something worked.
+    Good,
+    /// Something did not, and why.
+    Problem,
 }
 
 /// The options that outlive a game.
@@ -130,8 +144,10 @@ pub struct GameState {
     paused: bool,
     /// The swap rule of the games to come (the game on the board has its own).
     swap_allowed: bool,
-    /// The last action's complaint, shown until the next action.
-    message: Option<String>,
+    /// What the last action has to say, shown until the next action.
+    message: Option<(String, Tone)>,
+    /// The game a new game, board or scoring replaced, with its board, to bring back.
+    previous: Option<(BoardChoice, Game)>,
 }
 
 impl Default for GameState {
@@ -154,6 +170,7 @@ impl GameState {
             paused: false,
             swap_allowed: false,
             message: None,
+            previous: None,
         }
     }
 
@@ -161,7 +178,8 @@ impl GameState {
     #[must_use]
     pub fn restore(board: BoardChoice, game: Game, seats: [Seat; 2], options: Options) -> GameState {
         let Options { hints, guide, swap_allowed } = options;
-        let mut state = GameState { board, game, seats, hints, guide, paused: false, swap_allowed, message: None };
+        let mut state =
+            GameState { board, game, seats, hints, guide, paused: false, swap_allowed, message: None, previous: None };
         if state.game.position().swapped() {
             state.seats.swap(0, 1);
         }
@@ -186,9 +204,14 @@ impl GameState {
         self.game.position().can_swap()
     }
 
-    /// Shows `message` until the next action.
+    /// Shows good news until the next action.
     pub fn tell(&mut self, message: String) {
-        self.message = Some(message);
+        self.message = Some((message, Tone::Good));
+    }
+
+    /// Shows a problem until the next action.
+    pub fn warn(&mut self, message: String) {
+        self.message = Some((message, Tone::Problem));
     }
 
     /// The game.
@@ -231,10 +254,29 @@ impl GameState {
         self.paused
     }
 
+    /// Whether a position before the game's last move is shown (moves can be replayed): the
+    /// engine waits until the player goes back to the game or plays another move from here.
+    #[must_use]
+    pub fn reviewing(&self) -> bool {
+        self.game.redo_moves().next().is_some()
+    }
+
+    /// Whether a game replaced by a new one can be brought back.
+    #[must_use]
+    pub fn can_bring_back(&self) -> bool {
+        self.previous.is_some()
+    }
+
     /// Why the last action did nothing, if it did nothing.
     #[must_use]
     pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
+        self.message.as_ref().map(|(text, _)| text.as_str())
+    }
+
+    /// Whether the message is good news or a problem.
+    #[must_use]
+    pub fn message_tone(&self) -> Option<Tone> {
+        self.message.as_ref().map(|&(_, tone)| tone)
     }
 
     /// The engine level that must move now, if the side to move is the engine's and the game
@@ -243,9 +285,16 @@ impl GameState {
     pub fn engine_to_move(&self) -> Option<Level> {
         let position = self.game.position();
         match self.seat(position.side_to_move()) {
-            Seat::Engine(level) if !self.paused && !position.is_game_over() => Some(level),
+            Seat::Engine(level) if !self.paused && !self.reviewing() && !position.is_game_over() => Some(level),
             _ => None,
         }
+    }
+
+    /// Whether the turn clock runs now: a person is to move against the engine (between two
+    /// people at one screen nobody is timed).
+    #[must_use]
+    pub fn turn_is_timed(&self) -> bool {
+        self.human_to_move() && self.seats.iter().any(|&seat| seat != Seat::Human)
     }
 
     /// Whether a person is to move in a live game (so clicks and hints make sense).
@@ -261,12 +310,12 @@ impl GameState {
         match action {
             Action::Place(cell) => {
                 if let Err(error) = self.game.play(cell) {
-                    self.message = Some(describe(error));
+                    self.warn(describe(error));
                 }
             }
             Action::Undo => {
                 if self.game.undo().is_none() {
-                    self.message = Some("Nothing to undo.".into());
+                    self.warn("Nothing to undo.".into());
                 }
                 // Against the engine, go back to a person's turn.
                 let any_human = self.seats.contains(&Seat::Human);
@@ -274,47 +323,65 @@ impl GameState {
             }
             Action::Redo => {
                 if self.game.redo().is_none() {
-                    self.message = Some("Nothing to redo.".into());
+                    self.warn("Nothing to redo.".into());
                 }
             }
             Action::NewGame => self.restart(self.game.scoring()),
             Action::ChangeBoard(board) => {
-                self.board = board;
-                self.restart(self.game.scoring());
+                let game = Game::new(Arc::new(board.layout()), self.game.scoring()).with_swap_rule(self.swap_allowed);
+                self.replace_game(board, game);
             }
             Action::ChangeScoring(scoring) => self.restart(scoring),
             Action::Seat(color, seat) => self.seats[self.seat_index(color)] = seat,
             Action::ShowHints(on) => self.hints = on,
             Action::ShowGuide(on) => self.guide = on,
             Action::Pause(on) => self.paused = on,
+            Action::BringBackGame => match self.previous.take() {
+                Some((board, game)) => {
+                    self.previous =
+                        Some((std::mem::replace(&mut self.board, board), std::mem::replace(&mut self.game, game)));
+                    self.tell("The last game is back.".into());
+                }
+                None => self.warn("There is no other game to bring back.".into()),
+            },
             Action::AllowSwap(on) => {
                 self.swap_allowed = on;
                 match self.replayed_with_swap_rule(on) {
                     Some(game) => self.game = game,
-                    None => self.message = Some("This game was played with a swap; the next one will not be.".into()),
+                    None => self.warn("This game was played with a swap; the next one will not be.".into()),
                 }
             }
             Action::Swap => match self.game.play_move(Move::Swap) {
-                Ok(()) => self.message = Some("Colours swapped: the first marble is now the second player's.".into()),
-                Err(error) => self.message = Some(describe(error)),
+                Ok(()) => self.tell("Colours swapped: the first marble is now the second player's.".into()),
+                Err(error) => self.warn(describe(error)),
             },
             Action::StepTo(count) => {
                 while self.game.position().move_count() > count && self.game.undo().is_some() {}
                 while self.game.position().move_count() < count && self.game.redo().is_some() {}
-                if self.seats.iter().any(|&seat| seat != Seat::Human) && !self.game.position().is_game_over() {
-                    self.paused = true;
-                }
             }
-            Action::Tell(message) => self.message = Some(message),
+            Action::Tell(message) => self.tell(message),
+            Action::Warn(message) => self.warn(message),
             Action::Load(game) => {
-                self.board = BoardChoice::of_layout(game.position().layout());
-                self.game = *game;
+                let board = BoardChoice::of_layout(game.position().layout());
+                self.replace_game(board, *game);
             }
         }
     }
 
     fn restart(&mut self, scoring: Scoring) {
-        self.game = Game::new(Arc::new(self.board.layout()), scoring).with_swap_rule(self.swap_allowed);
+        let game = Game::new(Arc::new(self.board.layout()), scoring).with_swap_rule(self.swap_allowed);
+        self.replace_game(self.board.clone(), game);
+    }
+
+    /// Puts `game` on the board, keeping the one it replaces to bring back if it had moves, and
+    /// lets the engine move again.
+    fn replace_game(&mut self, board: BoardChoice, game: Game) {
+        let old_board = std::mem::replace(&mut self.board, board);
+        let old = std::mem::replace(&mut self.game, game);
+        if old.position().move_count() > 0 || old.redo_moves().next().is_some() {
+            self.previous = Some((old_board, old));
+        }
+        self.paused = false;
     }
 
     /// The game on the board replayed under the swap rule `on`, unless a move it has needs the
@@ -385,19 +452,91 @@ mod tests {
     }
 
     #[test]
-    fn stepping_through_the_game_pauses_the_engine_and_keeps_the_moves() {
+    fn stepping_back_makes_the_engine_wait_without_pausing_it() {
         let mut state = GameState::default();
         for cell in ["d4", "d7", "g7"] {
             state.apply(Action::Place(cell.parse().unwrap()));
         }
         state.apply(Action::Seat(Color::Black, Seat::Engine(Level::Club)));
+        assert_eq!(state.engine_to_move(), Some(Level::Club));
         state.apply(Action::StepTo(1));
         assert_eq!(state.game().position().ply(), 1);
-        assert!(state.paused() && state.engine_to_move().is_none());
+        assert!(
+            state.reviewing() && state.engine_to_move().is_none(),
+            "the engine waits while the game is looked through"
+        );
+        assert!(!state.paused(), "stepping is not pausing");
         state.apply(Action::StepTo(3));
         assert_eq!(kulami_core::notation::format_moves(&state.game().record().moves), "d4 d7 g7");
+        assert!(!state.reviewing());
+        assert_eq!(state.engine_to_move(), Some(Level::Club), "back at the last move, the engine plays");
         state.apply(Action::StepTo(10));
         assert_eq!(state.game().position().ply(), 3, "no further than the moves there are");
+        // A new move from a position looked back at starts a new line, and the engine answers.
+        state.apply(Action::StepTo(2));
+        state.apply(Action::Place("b7".parse().unwrap()));
+        assert_eq!(state.engine_to_move(), Some(Level::Club));
+    }
+
+    #[test]
+    fn good_news_and_problems_are_told_apart() {
+        let mut state = GameState::default();
+        state.apply(Action::Undo);
+        assert_eq!(state.message_tone(), Some(Tone::Problem));
+        state.apply(Action::Tell("Game saved.".into()));
+        assert_eq!((state.message(), state.message_tone()), (Some("Game saved."), Some(Tone::Good)));
+        state.apply(Action::Place("d4".parse().unwrap()));
+        state.apply(Action::Place("e5".parse().unwrap()));
+        assert_eq!(state.message_tone(), Some(Tone::Problem), "an illegal hole");
+    }
+
+    #[test]
+    fn the_turn_clock_times_a_person_against_the_engine_only() {
+        let mut state = GameState::default();
+        assert!(!state.turn_is_timed(), "two people at one screen are not timed");
+        state.apply(Action::Seat(Color::Black, Seat::Engine(Level::Club)));
+        assert!(state.turn_is_timed());
+        state.apply(Action::Place("d4".parse().unwrap()));
+        assert!(!state.turn_is_timed(), "the engine's turn");
+    }
+
+    #[test]
+    fn a_pause_ends_with_the_game() {
+        let mut state = GameState::default();
+        state.apply(Action::Seat(Color::Red, Seat::Engine(Level::Beginner)));
+        state.apply(Action::Pause(true));
+        assert_eq!(state.engine_to_move(), None);
+        state.apply(Action::NewGame);
+        assert_eq!(state.engine_to_move(), Some(Level::Beginner));
+        state.apply(Action::Pause(true));
+        state.apply(Action::ChangeBoard(BoardChoice::Preset("easy".into())));
+        assert_eq!(state.engine_to_move(), Some(Level::Beginner));
+    }
+
+    #[test]
+    fn a_replaced_game_can_be_brought_back() {
+        let mut state = GameState::default();
+        state.apply(Action::Place("d4".parse().unwrap()));
+        state.apply(Action::NewGame);
+        assert_eq!(state.game().position().move_count(), 0);
+        assert!(state.can_bring_back());
+        state.apply(Action::BringBackGame);
+        assert_eq!(kulami_core::notation::format_moves(&state.game().record().moves), "d4");
+        // Every way of starting over keeps what it replaced: a board, a scoring, a shuffle.
+        state.apply(Action::ChangeBoard(BoardChoice::Random { shape: Shape::Irregular, seed: 3 }));
+        state.apply(Action::BringBackGame);
+        assert_eq!(state.board(), &BoardChoice::Preset("classic".into()));
+        assert_eq!(state.game().position().move_count(), 1);
+        state.apply(Action::ChangeScoring(Scoring::Both));
+        state.apply(Action::BringBackGame);
+        assert_eq!((state.game().scoring(), state.game().position().move_count()), (Scoring::Standard, 1));
+        // Bringing back swaps the two games, so a second press undoes the first.
+        state.apply(Action::BringBackGame);
+        assert_eq!(state.game().scoring(), Scoring::Both);
+        // An empty game is not worth keeping.
+        let mut fresh = GameState::default();
+        fresh.apply(Action::NewGame);
+        assert!(!fresh.can_bring_back());
     }
 
     #[test]

@@ -8,11 +8,16 @@ use kulami_gui::KulamiApp;
 use kulami_gui::autosave::Autosave;
 
 fn harness() -> Harness<'static, KulamiApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1000.0, 720.0))
-        .build_ui_state(|ui, app: &mut KulamiApp| app.show(ui), KulamiApp::default());
+    let mut harness =
+        Harness::builder().with_size(egui::vec2(1000.0, 720.0)).build_ui_state(frame, KulamiApp::default());
     harness.run();
     harness
+}
+
+/// One frame as eframe runs it: the app's logic, then its drawing.
+fn frame(ui: &mut egui::Ui, app: &mut KulamiApp) {
+    app.logic(ui.ctx());
+    app.show(ui);
 }
 
 /// Clicks and lets a few frames pass (not `run`: while the engine thinks, a spinner keeps the
@@ -20,6 +25,11 @@ fn harness() -> Harness<'static, KulamiApp> {
 fn click(harness: &mut Harness<'static, KulamiApp>, label: &str) {
     harness.get_by_label(label).click();
     harness.run_steps(3);
+}
+
+/// Opens a folded section of the side panel (Board, Options, Files).
+fn open_section(harness: &mut Harness<'static, KulamiApp>, section: &str) {
+    click(harness, section);
 }
 
 fn label_of(node: &egui_kittest::Node<'_>) -> String {
@@ -109,6 +119,11 @@ fn a_game_played_by_clicks_reaches_its_end() {
     let number: usize = mistake["Move ".len()..mistake.find(':').unwrap()].parse().unwrap();
     click(&mut harness, &mistake);
     assert_eq!(harness.state().state().game().position().ply(), number - 1);
+    // Looking back keeps the analysis of this game; a new game closes it.
+    harness.get_by_label("Costliest moves");
+    click(&mut harness, "New game");
+    assert!(harness.query_by_label("Costliest moves").is_none(), "the analysis of the old game is gone");
+    assert!(harness.query_by_label("Show the analysis").is_none());
 }
 
 /// Steps the window until `done` holds (the engine works on another thread), for at most 10 s.
@@ -147,6 +162,7 @@ fn the_engine_answers_without_freezing_the_window() {
 #[test]
 fn hints_show_three_holes() {
     let mut harness = harness();
+    open_section(&mut harness, "Options");
     click(&mut harness, "Hints (H)");
     click(&mut harness, "d4 empty, legal");
     wait_until(&mut harness, |app| !app.thinking());
@@ -163,6 +179,7 @@ fn hints_show_three_holes() {
 #[test]
 fn shuffle_deals_a_board_that_its_seed_recreates() {
     let mut harness = harness();
+    open_section(&mut harness, "Board");
     click(&mut harness, "Irregular");
     click(&mut harness, "Shuffle");
     let dealt = harness.state().state().board().clone();
@@ -179,9 +196,7 @@ fn the_game_in_progress_survives_a_restart_and_damage_is_reported() {
     let path = dir.join("autosave.json");
     let app = KulamiApp::new(Some(Autosave::new(path.clone())));
     assert!(app.state().message().is_none(), "nothing saved yet");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1000.0, 720.0))
-        .build_ui_state(|ui, app: &mut KulamiApp| app.show(ui), app);
+    let mut harness = Harness::builder().with_size(egui::vec2(1000.0, 720.0)).build_ui_state(frame, app);
     harness.run();
     // Every move is saved at once: no clean shutdown is needed.
     click(&mut harness, "d4 empty, legal");
@@ -220,6 +235,7 @@ fn stepping_through_the_moves() {
 #[test]
 fn the_second_player_may_swap_colours() {
     let mut harness = harness();
+    open_section(&mut harness, "Options");
     click(&mut harness, "Swap after the first move (pie rule)");
     click(&mut harness, "d4 empty, legal");
     click(&mut harness, "Swap colours");
@@ -250,6 +266,7 @@ fn games_save_to_and_open_from_record_files() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.txt");
     let mut harness = harness();
+    open_section(&mut harness, "Files");
     harness.get_by_label("Game file").focus();
     harness.run_steps(2);
     // Replace the field's text: select all, then type.
@@ -274,6 +291,7 @@ fn games_save_to_and_open_from_record_files() {
 #[test]
 fn a_board_made_in_the_editor_can_be_played() {
     let mut harness = harness();
+    open_section(&mut harness, "Board");
     click(&mut harness, "Edit board");
     harness.get_by_label_contains("A valid board: 17 tiles, 64 holes, the standard set");
     click(&mut harness, "Clear");
@@ -307,6 +325,92 @@ fn the_daily_puzzle_judges_the_first_click_and_counts_the_streak() {
     click(&mut harness, "Back to the game");
     assert!(harness.state().daily().is_none());
     harness.get_by_label("Red to move");
+}
+
+#[test]
+fn a_wrong_puzzle_answer_is_judged_off_the_window_thread() {
+    let mut harness = harness();
+    click(&mut harness, "Daily puzzle");
+    let puzzle = harness.state().daily().unwrap().puzzle();
+    let wrong = puzzle.position().legal_moves().iter().find(|&cell| cell != puzzle.answer).unwrap();
+    harness.get_by_label(&format!("{wrong} empty, legal")).click();
+    harness.step();
+    harness.step();
+    // The window is drawn while the solver works (its verdict may already be in on a fast machine).
+    let checking = harness.query_by_label(&format!("Checking {wrong}…")).is_some();
+    let judged = harness.state().daily().unwrap().answered().is_some();
+    assert!(checking || judged, "neither checking nor judged");
+    wait_until(&mut harness, |app| app.daily().unwrap().judging().is_none());
+    assert!(harness.query_all_by_label_contains(&format!("Wrong: {wrong} ends")).next().is_some());
+}
+
+#[test]
+fn messages_come_and_go_without_moving_the_controls() {
+    let mut harness = harness();
+    let before = harness.get_by_label("New game").rect();
+    click(&mut harness, "d4 empty, legal");
+    click(&mut harness, "e5 empty");
+    harness.get_by_label("E5 is not in the row or column of the opponent's last marble (d4).");
+    assert_eq!(harness.get_by_label("New game").rect(), before, "a message must not push the controls down");
+    choose(&mut harness, "Black player", "Engine, level 1");
+    wait_until(&mut harness, |app| app.state().game().position().move_count() == 2);
+    assert_eq!(harness.get_by_label("New game").rect(), before, "nor the engine's spinner");
+}
+
+#[test]
+fn the_side_panel_keeps_its_width_and_the_board_stays_beside_it() {
+    let mut harness = harness();
+    let panel_left = harness.get_by_label("New game").rect().min.x;
+    for section in ["Board", "Options", "Files"] {
+        open_section(&mut harness, section);
+    }
+    choose(&mut harness, "Black player", "Engine, level 5");
+    harness.get_by_label("Seed").focus();
+    harness.run_steps(2);
+    harness.get_by_label("Seed").type_text("not a seed at all");
+    harness.run_steps(3);
+    click(&mut harness, "d4 empty, legal");
+    assert_eq!(harness.get_by_label("New game").rect().min.x, panel_left, "the panel did not move");
+    let width = 1000.0;
+    let mut checked = 0;
+    for node in harness.query_all(egui_kittest::kittest::by()) {
+        let Some(bounds) = node.accesskit_node().bounding_box() else { continue };
+        let rect = egui::Rect::from_min_max(
+            egui::pos2(bounds.x0 as f32, bounds.y0 as f32),
+            egui::pos2(bounds.x1 as f32, bounds.y1 as f32),
+        );
+        let name = label_of(&node);
+        checked += 1;
+        if name.split(' ').next().is_some_and(|first| first.parse::<kulami_core::Cell>().is_ok()) {
+            assert!(rect.max.x <= panel_left, "hole {name} at {rect:?} reaches under the panel at {panel_left}");
+        } else {
+            assert!(rect.max.x <= width + 0.5, "{name:?} at {rect:?} sticks out of the window");
+        }
+    }
+    assert!(checked > 100, "only {checked} widgets were looked at");
+}
+
+#[test]
+fn a_new_game_can_be_taken_back() {
+    let mut harness = harness();
+    click(&mut harness, "d4 empty, legal");
+    click(&mut harness, "New game");
+    assert_eq!(moves(&harness), "");
+    click(&mut harness, "Bring back the last game");
+    assert_eq!(moves(&harness), "d4");
+    harness.get_by_label("The last game is back.");
+}
+
+#[test]
+fn a_seed_that_is_no_number_is_said_so() {
+    let mut harness = harness();
+    open_section(&mut harness, "Board");
+    harness.get_by_label("Seed").focus();
+    harness.run_steps(2);
+    harness.get_by_label("Seed").type_text("12x");
+    harness.run_steps(3);
+    harness.get_by_label("not a number");
+    assert!(harness.get_by_label("Deal").accesskit_node().is_disabled());
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! The window: a side panel with the score and the controls, and the board in the middle.
-//! Each frame turns clicks into [`Action`]s, applies them, then drives the background tasks and
-//! keeps the autosave. `side_panel` draws the game screen's controls; `screens` the daily puzzle,
-//! the board editor and the analysis.
+//! [`KulamiApp::logic`] runs before every frame and whenever a background task finishes, even
+//! while the window is hidden: it drives the tasks, applies their answers and keeps the
+//! autosave. [`KulamiApp::show`] draws a frame and applies the [`Action`]s of its clicks.
+//! `side_panel` draws the game screen's controls; `screens` the daily puzzle, the board editor
+//! and the analysis.
 
 use std::time::{Duration, Instant};
 
 use egui::{Key, Ui};
 use kulami_ai::analysis::Hint;
+use kulami_ai::puzzle::Verdict;
 use kulami_core::{Cell, Color, Move};
-use kulami_layouts::Shape;
 
 use kulami_ai::analysis::MoveReview;
 
@@ -37,13 +39,15 @@ pub struct KulamiApp {
     /// Hints and the position they are for.
     hints: Option<(Asked, Vec<Hint>)>,
     analysis_task: Option<Task<Vec<MoveReview>>>,
-    /// The analysis of the game with these moves, and whether its window is open.
-    analysis: Option<(Vec<Move>, Vec<MoveReview>)>,
+    /// The analysis of the game as it was asked for, and whether its window is open.
+    analysis: Option<(Asked, Vec<MoveReview>)>,
     analysis_open: bool,
+    /// The solver's judgement of a daily puzzle answer.
+    puzzle_task: Option<Task<(Cell, Verdict)>>,
     /// Level 5's time per move, the pause between moves of engine games and the turn clock.
     settings: Settings,
-    /// The ply the turn clock and the placement animation are for, and when it began.
-    turn: (usize, Instant),
+    /// The position the turn clock and the placement animation are for, and when it came.
+    turn: (kulami_core::Position, Instant),
     /// The board editor, while its window is open, and its file field.
     editor: Option<Editor>,
     board_path: String,
@@ -57,7 +61,6 @@ pub struct KulamiApp {
     next_engine_move: Instant,
     /// The seed field of the shuffle controls.
     seed_text: String,
-    shape: Shape,
     /// Whether the rules window is open.
     rules_open: bool,
 }
@@ -72,8 +75,9 @@ impl Default for KulamiApp {
             analysis_task: None,
             analysis: None,
             analysis_open: false,
+            puzzle_task: None,
             settings: Settings::default(),
-            turn: (0, Instant::now()),
+            turn: (GameState::default().game().position().clone(), Instant::now()),
             editor: None,
             board_path: "board.txt".to_owned(),
             game_path: "game.txt".to_owned(),
@@ -81,7 +85,6 @@ impl Default for KulamiApp {
             autosave: None,
             next_engine_move: Instant::now(),
             seed_text: String::new(),
-            shape: Shape::Square,
             rules_open: false,
         }
     }
@@ -105,13 +108,14 @@ impl KulamiApp {
                         move_time_ms: settings.move_time_ms.clamp(100, 10_000),
                         watch_delay_ms: settings.watch_delay_ms.min(3_000),
                         turn_seconds: settings.turn_seconds.min(600),
+                        shuffle_shape: settings.shuffle_shape,
                     };
                 }
-                Err(message) => app.state.tell(format!("{message}; a new game was started.")),
+                Err(message) => app.state.warn(format!("{message}; a new game was started.")),
             }
         }
         if let Some(message) = loaded.message {
-            app.state.tell(message);
+            app.state.warn(message);
         }
         app.autosave = Some(autosave);
         app
@@ -121,7 +125,7 @@ impl KulamiApp {
     fn keep_autosave(&mut self) {
         let Some(autosave) = &mut self.autosave else { return };
         if let Err(error) = autosave.store(&Saved::capture(&self.state, self.settings)) {
-            self.state.tell(format!("The game could not be saved: {error}"));
+            self.state.warn(format!("The game could not be saved: {error}"));
         }
     }
 
@@ -174,7 +178,8 @@ impl KulamiApp {
             self.daily_screen(ui);
             return;
         }
-        egui::Panel::right("side").min_size(280.0).show(ui, |ui| {
+        // A fixed width, so that longer texts (an engine's name, a message) never shift the controls.
+        egui::Panel::right("side").exact_size(330.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| self.side_panel(ui, &mut actions));
         });
         let hint_cells: Vec<Cell> = self.current_hints().iter().map(|hint| hint.cell).collect();
@@ -190,23 +195,54 @@ impl KulamiApp {
         for action in actions {
             self.state.apply(action);
         }
-        self.drive_background();
+        // Saved at once: a click is kept even if the window is killed before the next frame.
         self.keep_autosave();
-        let busy = self.engine_task.is_some() || self.hint_task.is_some() || self.analysis_task.is_some();
-        if busy || animating || self.state.engine_to_move().is_some() {
+        if animating || self.engine_task.is_some() {
+            // The marble's drop and the thinking spinner move.
             ui.ctx().request_repaint_after(Duration::from_millis(30));
-        } else if self.settings.turn_seconds > 0 && self.state.human_to_move() {
+        } else if self.settings.turn_seconds > 0 && self.state.turn_is_timed() {
             // The clock shows whole seconds.
             ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
     }
 
-    /// Restarts the turn clock when the ply changes, and says which marble is still dropping
-    /// into its hole (and how far it is), if one is.
+    /// What must happen whether or not the window is drawn: starts, polls and drops the
+    /// background tasks, applies their answers, forgets an analysis of another game, and keeps
+    /// the autosave. eframe calls it before every frame and when a task's end wakes it.
+    pub fn logic(&mut self, ctx: &egui::Context) {
+        self.drive_background(ctx);
+        self.forget_other_analysis();
+        self.keep_autosave();
+        if self.state.engine_to_move().is_some() && self.engine_task.is_none() {
+            // An engine game waits between moves, to be watched.
+            ctx.request_repaint_after(self.next_engine_move.saturating_duration_since(Instant::now()));
+        }
+    }
+
+    /// Drops the analysis once the game on the board is not the analysed one (a new game, board,
+    /// scoring or line), so that its window and buttons never act on another game.
+    fn forget_other_analysis(&mut self) {
+        let Some((asked, _)) = &self.analysis else { return };
+        let game = self.state.game();
+        let position = game.position();
+        let analysed: Vec<Move> = asked.position.moves().collect();
+        let played: Vec<Move> = position.moves().chain(game.redo_moves()).collect();
+        let same_game = asked.scoring == game.scoring()
+            && asked.position.layout() == position.layout()
+            && asked.position.swap_rule() == position.swap_rule()
+            && played.starts_with(&analysed);
+        if !same_game {
+            self.analysis = None;
+            self.analysis_open = false;
+        }
+    }
+
+    /// Restarts the turn clock when the position changes (a move, a new game or board), and
+    /// says which marble is still dropping into its hole (and how far it is), if one is.
     fn follow_turn(&mut self) -> (Option<(Cell, f32)>, bool) {
         let position = self.state.game().position();
-        if position.ply() != self.turn.0 {
-            self.turn = (position.ply(), Instant::now());
+        if *position != self.turn.0 {
+            self.turn = (position.clone(), Instant::now());
         }
         let progress = self.turn.1.elapsed().as_secs_f32() / PLACEMENT_ANIMATION.as_secs_f32();
         match position.last_move() {
@@ -215,8 +251,10 @@ impl KulamiApp {
         }
     }
 
-    /// Starts, polls and drops the engine and hint tasks for the position on the board.
-    fn drive_background(&mut self) {
+    /// Starts, polls and drops the engine and hint tasks for the position on the board, and
+    /// polls the analysis and the puzzle judgement.
+    fn drive_background(&mut self, ctx: &egui::Context) {
+        let wake = background::waking(ctx);
         let position = self.state.game().position().clone();
         let scoring = self.state.game().scoring();
         match self.state.engine_to_move() {
@@ -226,7 +264,8 @@ impl KulamiApp {
                         self.state.seat(Color::Red) != Seat::Human && self.state.seat(Color::Black) != Seat::Human;
                     if !nobody_watching || Instant::now() >= self.next_engine_move {
                         let move_time = Duration::from_millis(self.settings.move_time_ms);
-                        self.engine_task = Some(background::engine_move(&position, scoring, level, move_time));
+                        self.engine_task =
+                            Some(background::engine_move(&position, scoring, level, move_time, wake.clone()));
                     }
                 }
                 if let Some(task) = &self.engine_task {
@@ -248,7 +287,7 @@ impl KulamiApp {
         let want_hints = self.state.hints() && self.state.human_to_move();
         let have_hints = self.hints.as_ref().is_some_and(|(asked, _)| asked.is_for(&position, scoring));
         if want_hints && !have_hints && self.hint_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
-            self.hint_task = Some(background::strongest_holes(&position, scoring));
+            self.hint_task = Some(background::strongest_holes(&position, scoring, wake.clone()));
         }
         if let Some(task) = &self.hint_task {
             match task.poll() {
@@ -265,11 +304,23 @@ impl KulamiApp {
         if let Some(task) = &self.analysis_task {
             match task.poll() {
                 Status::Done(reviews) => {
-                    self.analysis = Some((task.asked().position.moves().collect(), reviews));
+                    self.analysis = Some((task.asked().clone(), reviews));
                     self.analysis_open = true;
                     self.analysis_task = None;
                 }
                 Status::Lost => self.analysis_task = None,
+                Status::Working => {}
+            }
+        }
+        if let Some(task) = &self.puzzle_task {
+            match task.poll() {
+                Status::Done((cell, verdict)) => {
+                    if let Some(daily) = &mut self.daily {
+                        daily.settle(cell, verdict, &mut self.settings.streak);
+                    }
+                    self.puzzle_task = None;
+                }
+                Status::Lost => self.puzzle_task = None,
                 Status::Working => {}
             }
         }
@@ -286,6 +337,10 @@ impl KulamiApp {
 }
 
 impl eframe::App for KulamiApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        KulamiApp::logic(self, ctx);
+    }
+
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
     }
@@ -308,12 +363,12 @@ fn shortcuts(ui: &Ui, state: &GameState) -> Vec<Action> {
         if !input.modifiers.any() && input.key_pressed(Key::H) {
             actions.push(Action::ShowHints(!state.hints()));
         }
-        let ply = state.game().position().ply();
-        if !input.modifiers.any() && input.key_pressed(Key::ArrowLeft) && ply > 0 {
-            actions.push(Action::StepTo(ply - 1));
+        let count = state.game().position().move_count();
+        if !input.modifiers.any() && input.key_pressed(Key::ArrowLeft) && count > 0 {
+            actions.push(Action::StepTo(count - 1));
         }
-        if !input.modifiers.any() && input.key_pressed(Key::ArrowRight) && state.game().redo_moves().next().is_some() {
-            actions.push(Action::StepTo(ply + 1));
+        if !input.modifiers.any() && input.key_pressed(Key::ArrowRight) && state.reviewing() {
+            actions.push(Action::StepTo(count + 1));
         }
         actions
     })

@@ -8,7 +8,9 @@ use kulami_core::notation::format_moves;
 
 use super::KulamiApp;
 use super::side_panel::{scoring_name, title};
+use crate::background;
 use crate::board_view;
+use crate::daily::Answer;
 use crate::editor_view::{self, EditorRequest};
 use crate::files;
 use crate::state::{Action, BoardChoice};
@@ -30,11 +32,17 @@ impl KulamiApp {
             let today = kulami_ai::puzzle::Date::today().days();
             ui.label(format!("Streak: {} days", self.settings.streak.current(today)));
             ui.separator();
-            match daily.answered() {
-                None => {
+            match (daily.judging(), daily.answered()) {
+                (Some(cell), _) => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(format!("Checking {cell}…"));
+                    });
+                }
+                (None, None) => {
                     ui.label("Click a hole to answer. Only the first try counts.");
                 }
-                Some((cell, verdict)) => {
+                (None, Some((cell, verdict))) => {
                     let (text, line) = puzzle_verdict(*cell, verdict, puzzle);
                     ui.label(RichText::new(text).strong().size(16.0));
                     ui.label(line);
@@ -49,11 +57,14 @@ impl KulamiApp {
                 board_view::show(ui, &position, &view)
             })
             .inner;
-        if let Some(cell) = clicked {
-            daily.answer(cell, &mut self.settings.streak);
+        if let Some(cell) = clicked
+            && let Answer::Judge(cell) = daily.answer(cell, &mut self.settings.streak)
+        {
+            self.puzzle_task = Some(background::judge_answer(puzzle, cell, background::waking(ui.ctx())));
         }
         if back {
             self.daily = None;
+            self.puzzle_task = None;
         }
     }
 
@@ -70,13 +81,10 @@ impl KulamiApp {
                 actions.push(Action::ChangeBoard(BoardChoice::Custom(std::sync::Arc::new(layout))));
                 open = false;
             }
-            Some(EditorRequest::Save(layout, path)) => {
-                let said = match files::save_board(std::path::Path::new(&path), &layout) {
-                    Ok(()) => format!("Board saved to {path}."),
-                    Err(error) => error,
-                };
-                self.state.tell(said);
-            }
+            Some(EditorRequest::Save(layout, path)) => match files::save_board(std::path::Path::new(&path), &layout) {
+                Ok(()) => self.state.tell(format!("Board saved to {path}.")),
+                Err(error) => self.state.warn(error),
+            },
             None => {}
         }
         if !open {
@@ -85,7 +93,8 @@ impl KulamiApp {
     }
 
     pub(super) fn analysis_window(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
-        let Some((moves, reviews)) = &self.analysis else { return };
+        let Some((asked, reviews)) = &self.analysis else { return };
+        let moves: Vec<_> = asked.position.moves().collect();
         let mut open = self.analysis_open;
         egui::Window::new("Analysis").open(&mut open).default_width(460.0).show(ui.ctx(), |ui| {
             ui.label(format!("The engine's evaluation after each of the {} moves, from red's side.", moves.len()));

@@ -12,7 +12,7 @@ use crate::background;
 use crate::daily::DailyPuzzle;
 use crate::editor::Editor;
 use crate::files;
-use crate::state::{Action, BoardChoice, Seat};
+use crate::state::{Action, BoardChoice, Seat, Tone};
 
 impl KulamiApp {
     pub(super) fn side_panel(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
@@ -52,39 +52,11 @@ impl KulamiApp {
         } else {
             let side = position.side_to_move();
             ui.label(RichText::new(format!("{} to move", title(side))).strong().size(18.0));
-            if self.engine_task.is_some() {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.label("The engine is thinking…");
-                });
-            }
             ui.label(format!("{} legal holes", position.legal_moves().len()));
-            if self.settings.turn_seconds > 0 && state.human_to_move() {
-                let (text, over) = clock_text(self.turn.1.elapsed(), self.settings.turn_seconds);
-                let color = if over { egui::Color32::LIGHT_RED } else { ui.visuals().text_color() };
-                ui.colored_label(color, text);
-            }
-            if state.can_swap() && state.human_to_move() {
-                let swap = ui.button("Swap colours").on_hover_text("Take the first marble as yours (pie rule)");
-                if swap.clicked() {
-                    actions.push(Action::Swap);
-                }
-            }
         }
         let total = 2 * position.layout().marbles_per_player();
         ui.label(format!("{} / {total} marbles placed", position.ply()));
-        if let Some(message) = state.message() {
-            ui.colored_label(egui::Color32::LIGHT_RED, message);
-        }
-        if !self.current_hints().is_empty() {
-            let text: Vec<String> = self
-                .current_hints()
-                .iter()
-                .enumerate()
-                .map(|(rank, hint)| format!("{}. {} ({:+.1})", rank + 1, hint.cell, f64::from(hint.value) / 100.0))
-                .collect();
-            ui.label(format!("Hints: {}", text.join("  ")));
-        }
+        self.status_block(ui, actions);
         ui.separator();
 
         egui::Grid::new("score").num_columns(3).striped(true).show(ui, |ui| {
@@ -121,128 +93,213 @@ impl KulamiApp {
                 actions.push(Action::Redo);
             }
         });
-        ui.horizontal(|ui| {
-            let label = ui.label("Game file");
-            ui.add(egui::TextEdit::singleline(&mut self.game_path).desired_width(130.0)).labelled_by(label.id);
-            let path = std::path::PathBuf::from(self.game_path.trim());
-            if ui.button("Save game").clicked() {
-                actions.push(match files::save_game(&path, game) {
-                    Ok(()) => Action::Tell(format!("Game saved to {}.", path.display())),
-                    Err(error) => Action::Tell(error),
-                });
-            }
-            if ui.button("Open game").clicked() {
-                actions.push(match files::load_game(&path) {
-                    Ok(game) => Action::Load(Box::new(game)),
-                    Err(error) => Action::Tell(format!("{error}; the game on the board is kept.")),
-                });
-            }
-        });
         ui.separator();
-        let analysed = self.analysis.as_ref().map(|(moves, _)| moves.as_slice());
-        let (analyse, show_analysis) = move_list(ui, game, self.analysis_task.is_some(), analysed, actions);
+        let analysed: Option<Vec<Move>> = self.analysis.as_ref().map(|(asked, _)| asked.position.moves().collect());
+        let (analyse, show_analysis) = move_list(ui, game, self.analysis_task.is_some(), analysed.as_deref(), actions);
         ui.separator();
 
-        ui.label(RichText::new("Players").strong());
-        for color in Color::BOTH {
-            let current = state.seat(color);
-            let mut chosen = current;
-            egui::ComboBox::from_label(format!("{} player", title(color))).selected_text(seat_name(current)).show_ui(
-                ui,
-                |ui| {
-                    ui.selectable_value(&mut chosen, Seat::Human, seat_name(Seat::Human));
-                    for level in Level::LADDER {
-                        ui.selectable_value(&mut chosen, Seat::Engine(level), seat_name(Seat::Engine(level)));
-                    }
-                },
-            );
-            if chosen != current {
-                actions.push(Action::Seat(color, chosen));
-            }
-        }
-        if Color::BOTH.iter().any(|&color| state.seat(color) != Seat::Human) {
-            let mut paused = state.paused();
-            if ui.checkbox(&mut paused, "Pause the engine").changed() {
-                actions.push(Action::Pause(paused));
-            }
-            let mut seconds = self.settings.move_time_ms as f32 / 1000.0;
-            ui.add(egui::Slider::new(&mut seconds, 0.1..=10.0).text("s per move (level 5)"));
-            self.settings.move_time_ms = (seconds * 1000.0) as u64;
-            let mut delay = self.settings.watch_delay_ms as f32 / 1000.0;
-            ui.add(egui::Slider::new(&mut delay, 0.0..=3.0).text("s between moves (engine games)"));
-            self.settings.watch_delay_ms = (delay * 1000.0) as u64;
-        }
-        ui.separator();
-
-        ui.label(RichText::new("Board").strong());
-        let mut preset = match state.board() {
-            BoardChoice::Preset(name) => name.clone(),
-            BoardChoice::Random { .. } | BoardChoice::Custom(_) => String::new(),
-        };
-        let before = preset.clone();
-        egui::ComboBox::from_label("Preset").selected_text(if preset.is_empty() { "other" } else { &preset }).show_ui(
-            ui,
-            |ui| {
-                for name in kulami_layouts::preset_names() {
-                    ui.selectable_value(&mut preset, name.to_owned(), name);
+        egui::CollapsingHeader::new("Players").default_open(true).show(ui, |ui| {
+            for color in Color::BOTH {
+                let current = state.seat(color);
+                let mut chosen = current;
+                egui::ComboBox::from_label(format!("{} player", title(color)))
+                    .selected_text(seat_name(current))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut chosen, Seat::Human, seat_name(Seat::Human));
+                        for level in Level::LADDER {
+                            ui.selectable_value(&mut chosen, Seat::Engine(level), seat_name(Seat::Engine(level)));
+                        }
+                    });
+                if chosen != current {
+                    actions.push(Action::Seat(color, chosen));
                 }
-            },
-        );
-        if preset != before {
-            actions.push(Action::ChangeBoard(BoardChoice::Preset(preset)));
-        }
-        if ui.button("Edit board").on_hover_text("Lay out your own board, starting from this one").clicked() {
-            self.editor = Some(Editor::from_layout(position.layout()));
-        }
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut self.shape, Shape::Square, "Square");
-            ui.selectable_value(&mut self.shape, Shape::Irregular, "Irregular");
-            if ui.button("Shuffle").clicked() {
-                let seed = kulami_layouts::fresh_seed();
-                self.seed_text = seed.to_string();
-                actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.shape, seed }));
+            }
+            if Color::BOTH.iter().any(|&color| state.seat(color) != Seat::Human) {
+                let mut paused = state.paused();
+                if ui.checkbox(&mut paused, "Pause the engine").changed() {
+                    actions.push(Action::Pause(paused));
+                }
+                let mut seconds = self.settings.move_time_ms as f32 / 1000.0;
+                labelled_slider(ui, "Master's time per move (s)", egui::Slider::new(&mut seconds, 0.1..=10.0));
+                self.settings.move_time_ms = (seconds * 1000.0) as u64;
+                let mut delay = self.settings.watch_delay_ms as f32 / 1000.0;
+                labelled_slider(ui, "Pause between engine moves (s)", egui::Slider::new(&mut delay, 0.0..=3.0));
+                self.settings.watch_delay_ms = (delay * 1000.0) as u64;
             }
         });
-        ui.horizontal(|ui| {
-            let label = ui.label("Seed");
-            ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(150.0)).labelled_by(label.id);
-            let seed = self.seed_text.trim().parse::<u64>().ok();
-            let deal = ui.add_enabled(seed.is_some(), egui::Button::new("Deal")).clicked();
-            if let Some(seed) = seed.filter(|_| deal) {
-                actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.shape, seed }));
-            }
-        });
-        ui.separator();
 
-        ui.label(RichText::new("Options").strong());
-        let mut scoring = game.scoring();
-        egui::ComboBox::from_label("Scoring").selected_text(scoring_name(scoring)).show_ui(ui, |ui| {
-            for option in Scoring::ALL {
-                ui.selectable_value(&mut scoring, option, scoring_name(option));
+        egui::CollapsingHeader::new("Board").show(ui, |ui| {
+            let mut preset = match state.board() {
+                BoardChoice::Preset(name) => name.clone(),
+                BoardChoice::Random { .. } | BoardChoice::Custom(_) => String::new(),
+            };
+            let before = preset.clone();
+            egui::ComboBox::from_label("Preset")
+                .selected_text(if preset.is_empty() { "other" } else { &preset })
+                .show_ui(ui, |ui| {
+                    for name in kulami_layouts::preset_names() {
+                        ui.selectable_value(&mut preset, name.to_owned(), name);
+                    }
+                });
+            if preset != before {
+                actions.push(Action::ChangeBoard(BoardChoice::Preset(preset)));
             }
+            if ui.button("Edit board").on_hover_text("Lay out your own board, starting from this one").clicked() {
+                self.editor = Some(Editor::from_layout(position.layout()));
+            }
+            let shape = &mut self.settings.shuffle_shape;
+            ui.horizontal(|ui| {
+                ui.selectable_value(shape, Shape::Square, "Square");
+                ui.selectable_value(shape, Shape::Irregular, "Irregular");
+                if ui.button("Shuffle").clicked() {
+                    let seed = kulami_layouts::fresh_seed();
+                    self.seed_text = seed.to_string();
+                    actions.push(Action::ChangeBoard(BoardChoice::Random { shape: *shape, seed }));
+                }
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("Seed");
+                ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(110.0)).labelled_by(label.id);
+                let seed = self.seed_text.trim().parse::<u64>().ok();
+                let deal = ui.add_enabled(seed.is_some(), egui::Button::new("Deal")).clicked();
+                if let Some(seed) = seed.filter(|_| deal) {
+                    actions.push(Action::ChangeBoard(BoardChoice::Random { shape: *shape, seed }));
+                }
+                if seed.is_none() && !self.seed_text.trim().is_empty() {
+                    ui.colored_label(ui.visuals().error_fg_color, "not a number")
+                        .on_hover_text("A seed is a whole number from 0 to 18446744073709551615");
+                }
+            });
         });
-        if scoring != game.scoring() {
-            actions.push(Action::ChangeScoring(scoring));
-        }
-        let mut hints = state.hints();
-        if ui.checkbox(&mut hints, "Hints (H)").changed() {
-            actions.push(Action::ShowHints(hints));
-        }
-        let mut guide = state.guide();
-        if ui.checkbox(&mut guide, "Board guide").changed() {
-            actions.push(Action::ShowGuide(guide));
-        }
-        let mut swap = state.options().swap_allowed;
-        if ui.checkbox(&mut swap, "Swap after the first move (pie rule)").changed() {
-            actions.push(Action::AllowSwap(swap));
-        }
-        let mut clock = self.settings.turn_seconds as u32;
-        ui.add(egui::Slider::new(&mut clock, 0..=120).text("s turn clock (0: off)"));
-        self.settings.turn_seconds = u64::from(clock);
+
+        egui::CollapsingHeader::new("Options").show(ui, |ui| {
+            let mut scoring = game.scoring();
+            egui::ComboBox::from_label("Scoring").selected_text(scoring_name(scoring)).show_ui(ui, |ui| {
+                for option in Scoring::ALL {
+                    ui.selectable_value(&mut scoring, option, scoring_name(option));
+                }
+            });
+            if scoring != game.scoring() {
+                actions.push(Action::ChangeScoring(scoring));
+            }
+            let mut hints = state.hints();
+            if ui.checkbox(&mut hints, "Hints (H)").changed() {
+                actions.push(Action::ShowHints(hints));
+            }
+            let mut guide = state.guide();
+            if ui.checkbox(&mut guide, "Board guide").changed() {
+                actions.push(Action::ShowGuide(guide));
+            }
+            let mut swap = state.options().swap_allowed;
+            if ui.checkbox(&mut swap, "Swap after the first move (pie rule)").changed() {
+                actions.push(Action::AllowSwap(swap));
+            }
+            let mut clock = self.settings.turn_seconds as u32;
+            labelled_slider(ui, "Turn clock against the engine (s, 0: off)", egui::Slider::new(&mut clock, 0..=120))
+                .on_hover_text("A soft clock for your turns against the engine; it only warns");
+            self.settings.turn_seconds = u64::from(clock);
+        });
+
+        egui::CollapsingHeader::new("Files").show(ui, |ui| {
+            let label = ui.label("Game file");
+            let field = egui::TextEdit::singleline(&mut self.game_path).desired_width(ui.available_width());
+            ui.add(field).labelled_by(label.id);
+            let path = std::path::PathBuf::from(self.game_path.trim());
+            ui.horizontal(|ui| {
+                if ui.button("Save game").clicked() {
+                    actions.push(match files::save_game(&path, game) {
+                        Ok(()) => Action::Tell(format!("Game saved to {}.", path.display())),
+                        Err(error) => Action::Warn(error),
+                    });
+                }
+                if ui.button("Open game").clicked() {
+                    actions.push(match files::load_game(&path) {
+                        Ok(game) => Action::Load(Box::new(game)),
+                        Err(error) => Action::Warn(format!("{error}; the game on the board is kept.")),
+                    });
+                }
+            });
+        });
         if analyse {
-            self.analysis_task = Some(background::analysis(self.state.game()));
+            self.analysis_task = Some(background::analysis(self.state.game(), background::waking(ui.ctx())));
         }
         self.analysis_open |= show_analysis;
+    }
+}
+
+/// A slider under its label, so that no label widens the fixed-width panel.
+fn labelled_slider(ui: &mut Ui, label: &str, slider: egui::Slider<'_>) -> egui::Response {
+    let label = ui.label(label);
+    ui.add(slider).labelled_by(label.id)
+}
+
+/// The lines of the status block: every line that comes and goes is drawn inside it, so the
+/// controls below never move under the pointer. At most four show at once (the engine or the
+/// clock, the swap or looking back, the message, the hints).
+const STATUS_LINES: f32 = 4.0;
+
+impl KulamiApp {
+    /// The lines that come and go (the engine thinking, the turn clock, the swap, looking back,
+    /// bringing back a game, the last message, the hints) in a block of fixed height.
+    fn status_block(&self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        let state = &self.state;
+        let line = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        let size = egui::vec2(ui.available_width(), STATUS_LINES * line);
+        ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+            ui.set_min_size(size);
+            if self.engine_task.is_some() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("The engine is thinking…");
+                });
+            }
+            if self.settings.turn_seconds > 0 && state.turn_is_timed() {
+                let (text, over) = clock_text(self.turn.1.elapsed(), self.settings.turn_seconds);
+                let color = if over { ui.visuals().warn_fg_color } else { ui.visuals().text_color() };
+                ui.colored_label(color, text);
+            }
+            if state.can_swap() && state.human_to_move() {
+                let swap = ui.button("Swap colours").on_hover_text("Take the first marble as yours (pie rule)");
+                if swap.clicked() {
+                    actions.push(Action::Swap);
+                }
+            }
+            let game = state.game();
+            if state.reviewing() {
+                let last = game.position().move_count() + game.redo_moves().count();
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(format!("Looking back: move {} of {last}.", game.position().move_count()));
+                    if ui.button("Back to the game").clicked() {
+                        actions.push(Action::StepTo(last));
+                    }
+                });
+            }
+            if let Some(message) = state.message() {
+                let color = match state.message_tone() {
+                    Some(Tone::Problem) => ui.visuals().error_fg_color,
+                    _ => ui.visuals().text_color(),
+                };
+                ui.colored_label(color, message);
+            }
+            // Only at the start of a game, where neither the swap nor looking back can be.
+            if state.can_bring_back()
+                && game.position().move_count() == 0
+                && !state.reviewing()
+                && ui.button("Bring back the last game").clicked()
+            {
+                actions.push(Action::BringBackGame);
+            }
+            let hints = self.current_hints();
+            if !hints.is_empty() {
+                let text: Vec<String> = hints
+                    .iter()
+                    .enumerate()
+                    .map(|(rank, hint)| format!("{}. {} ({:+.1})", rank + 1, hint.cell, f64::from(hint.value) / 100.0))
+                    .collect();
+                ui.label(format!("Hints: {}", text.join("  ")))
+                    .on_hover_text("The strongest holes, with the final margin each is expected to give you in points");
+            }
+        });
     }
 }
 
