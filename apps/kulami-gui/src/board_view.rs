@@ -1,5 +1,6 @@
-//! Drawing the board: wooden tiles, holes, marbles and the guides of the current constraint.
-//! Returns the hole the player clicked; the caller decides what that means.
+//! Drawing the board: wooden tiles, holes, marbles, the coordinates around it, the guides of the
+//! current constraint and a preview of the hovered move. Returns the hole the player clicked;
+//! the caller decides what that means.
 
 use egui::{Color32, CornerRadius, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, WidgetInfo};
 use kulami_core::{Cell, CellSet, Color, Position};
@@ -13,6 +14,9 @@ const BLACK: Color32 = Color32::from_rgb(28, 28, 32);
 const LEGAL: Color32 = Color32::from_rgb(120, 230, 140);
 const HINT: Color32 = Color32::from_rgb(250, 215, 90);
 const GUIDE: Color32 = Color32::from_rgba_premultiplied(60, 60, 20, 40);
+/// Where the opponent could answer the previewed move.
+const REPLY: Color32 = Color32::from_rgb(150, 190, 255);
+const COORDINATE: Color32 = Color32::from_rgb(205, 215, 200);
 
 /// What to draw besides the position.
 #[derive(Debug)]
@@ -25,6 +29,35 @@ pub struct View<'a> {
     pub summary: bool,
     /// A marble still dropping into its hole, and how far it is (0 to 1).
     pub fresh_marble: Option<(Cell, f32)>,
+    /// Column letters and row numbers around the board, as every message names cells.
+    pub coordinates: bool,
+    /// Hovering a legal hole shows the marble and the holes the opponent could then answer in.
+    pub preview: bool,
+}
+
+impl View<'_> {
+    /// A plain board: guides on, nothing else.
+    #[must_use]
+    pub fn plain() -> View<'static> {
+        View { guide: true, hints: &[], summary: false, fresh_marble: None, coordinates: false, preview: false }
+    }
+}
+
+/// The margin around the grid, in cells, that holds the coordinates.
+const COORDINATE_MARGIN: f32 = 0.6;
+
+/// The size of one cell for a board of `rows` x `columns` in `available` space, leaving room
+/// for the coordinates when they are drawn.
+#[must_use]
+pub fn cell_size(available: Vec2, rows: usize, columns: usize, coordinates: bool) -> f32 {
+    let margin = if coordinates { 2.0 * COORDINATE_MARGIN } else { 0.0 };
+    (available.x / (columns as f32 + margin)).min(available.y / (rows as f32 + margin)).max(12.0)
+}
+
+/// What hovering `cell` previews: the holes the opponent could answer in, if `cell` is legal.
+#[must_use]
+pub fn preview_of(position: &Position, cell: Cell) -> Option<CellSet> {
+    position.legal_moves().contains(cell).then(|| position.legal_moves_after(cell))
 }
 
 /// Draws `position` filling the space available and returns the hole clicked this frame, if any.
@@ -35,7 +68,7 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
     let layout = position.layout();
     let (rows, columns) = layout.extent();
     let available = ui.available_size();
-    let cell_size = (available.x / columns as f32).min(available.y / rows as f32).max(12.0);
+    let cell_size = cell_size(available, rows, columns, view.coordinates);
     let board_size = Vec2::new(cell_size * columns as f32, cell_size * rows as f32);
     let (board_rect, _) = ui.allocate_exact_size(available.max(board_size), Sense::hover());
     let origin = board_rect.center() - board_size / 2.0;
@@ -47,6 +80,16 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
     };
     let painter = ui.painter_at(board_rect);
     painter.rect_filled(board_rect, CornerRadius::ZERO, TABLE);
+    if view.coordinates {
+        draw_coordinates(&painter, origin, cell_size, rows, columns);
+    }
+    let hovered = ui
+        .ctx()
+        .pointer_hover_pos()
+        .filter(|pos| ui.clip_rect().contains(*pos))
+        .and_then(|pos| layout.holes().iter().find(|&cell| cell_rect(cell).contains(pos)));
+    let preview =
+        hovered.filter(|_| view.preview).and_then(|cell| preview_of(position, cell).map(|replies| (cell, replies)));
 
     let legal = position.legal_moves();
     let forbidden = if view.guide { position.forbidden_tiles() } else { CellSet::EMPTY };
@@ -96,8 +139,19 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
             }
             None => {
                 painter.circle_filled(center, radius * 0.8, HOLE);
-                if legal.contains(cell) {
-                    painter.circle_stroke(center, radius * 0.95, Stroke::new(cell_size * 0.05, LEGAL));
+                match preview {
+                    Some((previewed, _)) if previewed == cell => {
+                        draw_marble(&painter, center, radius, position.side_to_move());
+                        painter.circle_filled(center, radius, TABLE.gamma_multiply(0.35));
+                    }
+                    Some((_, replies)) if replies.contains(cell) => {
+                        painter.circle_stroke(center, radius * 0.95, Stroke::new(cell_size * 0.04, REPLY));
+                    }
+                    Some(_) => {}
+                    None if legal.contains(cell) => {
+                        painter.circle_stroke(center, radius * 0.95, Stroke::new(cell_size * 0.05, LEGAL));
+                    }
+                    None => {}
                 }
             }
         }
@@ -172,6 +226,27 @@ pub fn hole_label(cell: Cell, occupant: Option<Color>, legal: bool) -> String {
     }
 }
 
+/// Column letters above and below the grid, row numbers left and right of it.
+fn draw_coordinates(painter: &egui::Painter, origin: Pos2, cell_size: f32, rows: usize, columns: usize) {
+    let font = egui::FontId::proportional(cell_size * 0.3);
+    let offset = cell_size * COORDINATE_MARGIN / 2.0;
+    let (width, height) = (cell_size * columns as f32, cell_size * rows as f32);
+    for column in 0..columns {
+        let x = origin.x + (column as f32 + 0.5) * cell_size;
+        let letter = char::from(b'a' + column as u8).to_string();
+        for y in [origin.y - offset, origin.y + height + offset] {
+            painter.text(Pos2::new(x, y), egui::Align2::CENTER_CENTER, &letter, font.clone(), COORDINATE);
+        }
+    }
+    for row in 0..rows {
+        let y = origin.y + (row as f32 + 0.5) * cell_size;
+        let number = (row + 1).to_string();
+        for x in [origin.x - offset, origin.x + width + offset] {
+            painter.text(Pos2::new(x, y), egui::Align2::CENTER_CENTER, &number, font.clone(), COORDINATE);
+        }
+    }
+}
+
 /// The wood tinted toward the colour that holds the tile.
 fn tint(wood: Color32, red: usize, black: usize) -> Color32 {
     let toward = match red.cmp(&black) {
@@ -198,6 +273,26 @@ fn draw_marble(painter: &egui::Painter, center: Pos2, radius: f32, color: Color)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_coordinates_get_room_around_the_grid() {
+        let square = Vec2::new(500.0, 500.0);
+        assert_eq!(cell_size(square, 8, 8, false), 62.5);
+        let with = cell_size(square, 8, 8, true);
+        assert!((with * (8.0 + 2.0 * COORDINATE_MARGIN) - 500.0).abs() < 1e-3, "{with}");
+        assert_eq!(cell_size(Vec2::new(50.0, 50.0), 10, 10, true), 12.0, "never smaller than a click");
+    }
+
+    #[test]
+    fn hovering_a_legal_hole_previews_where_the_opponent_may_answer() {
+        let layout = std::sync::Arc::new(kulami_layouts::preset("classic").unwrap().into_layout());
+        let position = Position::from_moves(layout, &[kulami_core::Move::Place("d4".parse().unwrap())]).unwrap();
+        let d7: Cell = "d7".parse().unwrap();
+        let replies = preview_of(&position, d7).unwrap();
+        assert_eq!(replies, position.legal_moves_after(d7));
+        assert!(replies.iter().all(|cell| cell.row() == d7.row() || cell.column() == d7.column()));
+        assert_eq!(preview_of(&position, "e5".parse().unwrap()), None, "an illegal hole previews nothing");
+    }
 
     #[test]
     fn a_placed_marble_grows_to_full_size_and_stays_there() {

@@ -31,11 +31,7 @@ fn examples() -> &'static Examples {
 fn picture(ui: &mut Ui, position: &Position, id: &str) {
     ui.push_id(id, |ui| {
         ui.allocate_ui(egui::vec2(240.0, 170.0), |ui| {
-            board_view::show(
-                ui,
-                position,
-                &board_view::View { guide: true, hints: &[], summary: false, fresh_marble: None },
-            );
+            board_view::show(ui, position, &board_view::View::plain());
         });
     });
 }

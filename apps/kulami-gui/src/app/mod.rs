@@ -185,8 +185,14 @@ impl KulamiApp {
         let hint_cells: Vec<Cell> = self.current_hints().iter().map(|hint| hint.cell).collect();
         egui::CentralPanel::default().show(ui, |ui| {
             let summary = self.state.game().position().is_game_over();
-            let view =
-                board_view::View { guide: self.state.guide() && !summary, hints: &hint_cells, summary, fresh_marble };
+            let view = board_view::View {
+                guide: self.state.guide() && !summary,
+                hints: &hint_cells,
+                summary,
+                fresh_marble,
+                coordinates: true,
+                preview: self.state.guide() && self.state.human_to_move(),
+            };
             let clicked = board_view::show(ui, self.state.game().position(), &view);
             if let Some(cell) = clicked.filter(|_| self.state.human_to_move()) {
                 actions.push(Action::Place(cell));

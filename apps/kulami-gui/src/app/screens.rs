@@ -53,7 +53,7 @@ impl KulamiApp {
         });
         let clicked = egui::CentralPanel::default()
             .show(ui, |ui| {
-                let view = board_view::View { guide: true, hints: &[], summary: false, fresh_marble: None };
+                let view = board_view::View { coordinates: true, ..board_view::View::plain() };
                 board_view::show(ui, &position, &view)
             })
             .inner;
