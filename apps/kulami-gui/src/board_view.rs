@@ -33,13 +33,23 @@ pub struct View<'a> {
     pub coordinates: bool,
     /// Hovering a legal hole shows the marble and the holes the opponent could then answer in.
     pub preview: bool,
+    /// The move the review found better than the one played here, marked with a gold diamond.
+    pub better: Option<Cell>,
 }
 
 impl View<'_> {
     /// A plain board: guides on, nothing else.
     #[must_use]
     pub fn plain() -> View<'static> {
-        View { guide: true, hints: &[], summary: false, fresh_marble: None, coordinates: false, preview: false }
+        View {
+            guide: true,
+            hints: &[],
+            summary: false,
+            fresh_marble: None,
+            coordinates: false,
+            preview: false,
+            better: None,
+        }
     }
 }
 
@@ -170,10 +180,25 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
         }
         // Only the part of a hole inside the board's area takes clicks, never what lies under a
         // neighbouring panel.
+        if view.better == Some(cell) {
+            painter.circle_stroke(center, radius * 1.15, Stroke::new(cell_size * 0.06, HINT));
+            let r = radius * 0.45;
+            let diamond = [Vec2::new(0.0, -r), Vec2::new(r, 0.0), Vec2::new(0.0, r), Vec2::new(-r, 0.0)];
+            painter.add(egui::Shape::convex_polygon(
+                diamond.map(|corner| center + corner).to_vec(),
+                HINT,
+                Stroke::NONE,
+            ));
+        }
         let response = ui.interact(rect.intersect(ui.clip_rect()), ui.scope_id().with(("hole", cell)), Sense::click());
         let is_legal = legal.contains(cell);
-        response
-            .widget_info(|| WidgetInfo::labeled(egui::Role::Button, is_legal, hole_label(cell, occupant, is_legal)));
+        response.widget_info(|| {
+            let mut label = hole_label(cell, occupant, is_legal);
+            if view.better == Some(cell) {
+                label.push_str(", the better move");
+            }
+            WidgetInfo::labeled(egui::Role::Button, is_legal, label)
+        });
         if response.clicked() {
             clicked = Some(cell);
         }

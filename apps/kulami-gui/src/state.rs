@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kulami_ai::Level;
-use kulami_core::{Cell, Color, Game, Layout, Move, MoveError, Scoring};
+use kulami_core::{Cell, Color, Game, Layout, Move, MoveError, Scoring, Winner};
 use kulami_layouts::Shape;
 
 /// Who plays a side of the game.
@@ -94,6 +94,8 @@ pub enum Action {
     Pause(bool),
     /// Put back the game that the last new game, board or scoring replaced.
     BringBackGame,
+    /// A new game on the same board with the players' colours exchanged.
+    Rematch,
     /// Play with or without the swap (pie rule): now, if the moves so far allow it, and in
     /// the games to come.
     AllowSwap(bool),
@@ -297,6 +299,47 @@ impl GameState {
         self.human_to_move() && self.seats.iter().any(|&seat| seat != Seat::Human)
     }
 
+    /// The result of a finished game in the players' words: "You win 36-14" when one person
+    /// plays the engine, else "Red wins 34-25" or "A draw, 30-30"; `None` while it goes on.
+    #[must_use]
+    pub fn verdict(&self) -> Option<String> {
+        let position = self.game.position();
+        if !position.is_game_over() {
+            return None;
+        }
+        let score = self.game.score();
+        let total = |color: Color| score.player(color).total;
+        let people: Vec<Color> = Color::BOTH.into_iter().filter(|&color| self.seat(color) == Seat::Human).collect();
+        Some(match (score.winner, people.as_slice()) {
+            (Winner::Draw, _) => format!("A draw, {}-{}", total(Color::Red), total(Color::Black)),
+            (winner, &[me]) => {
+                let words = if winner == Winner::from(me) { "You win" } else { "You lose" };
+                format!("{words} {}-{}", total(me), total(me.other()))
+            }
+            (winner, _) => {
+                let color = if winner == Winner::Red { Color::Red } else { Color::Black };
+                let name = if color == Color::Red { "Red" } else { "Black" };
+                format!("{name} wins {}-{}", total(color), total(color.other()))
+            }
+        })
+    }
+
+    /// What the score is made of, red's first: the tiles, and each bonus the scoring counts.
+    #[must_use]
+    pub fn score_parts(&self) -> Vec<String> {
+        let score = self.game.score();
+        let scoring = self.game.scoring();
+        let (red, black) = (score.red, score.black);
+        let mut parts = vec![format!("Tiles {}-{}", red.tiles, black.tiles)];
+        if scoring.counts_area() {
+            parts.push(format!("Largest area bonus {}-{}", red.area_bonus, black.area_bonus));
+        }
+        if scoring.counts_lines() {
+            parts.push(format!("Lines bonus {}-{}", red.line_bonus, black.line_bonus));
+        }
+        parts
+    }
+
     /// Whether a person is to move in a live game (so clicks and hints make sense).
     #[must_use]
     pub fn human_to_move(&self) -> bool {
@@ -327,6 +370,11 @@ impl GameState {
                 }
             }
             Action::NewGame => self.restart(self.game.scoring()),
+            Action::Rematch => {
+                let colours = self.seats_by_color();
+                self.restart(self.game.scoring());
+                self.seats = [colours[1], colours[0]];
+            }
             Action::ChangeBoard(board) => {
                 let game = Game::new(Arc::new(board.layout()), self.game.scoring()).with_swap_rule(self.swap_allowed);
                 self.replace_game(board, game);
@@ -476,6 +524,44 @@ mod tests {
         state.apply(Action::StepTo(2));
         state.apply(Action::Place("b7".parse().unwrap()));
         assert_eq!(state.engine_to_move(), Some(Level::Club));
+    }
+
+    fn finished(seats: [Seat; 2]) -> GameState {
+        // A tiny board played to its end: red takes AA and BB, black CC, and black is stuck.
+        let record = kulami_core::GameRecord::from_text("layout: AAB/CCB\nmoves: a1 a2 c2\n").unwrap();
+        let game = Game::from_record(&record).unwrap();
+        let board = BoardChoice::of_layout(game.position().layout());
+        GameState::restore(board, game, seats, Options { hints: false, guide: true, swap_allowed: false })
+    }
+
+    #[test]
+    fn the_end_of_a_game_says_who_won_by_how_much_in_the_players_words() {
+        let two_people = finished([Seat::Human, Seat::Human]);
+        assert!(two_people.game().position().is_game_over());
+        let score = two_people.game().score();
+        let (red, black) = (score.red.total, score.black.total);
+        assert!(red != black, "this game has a winner");
+        let (high, low) = (red.max(black), red.min(black));
+        let winner = if red > black { "Red" } else { "Black" };
+        assert_eq!(two_people.verdict(), Some(format!("{winner} wins {high}-{low}")));
+        let me_red = finished([Seat::Human, Seat::Engine(Level::Club)]);
+        let words = if red > black { "You win" } else { "You lose" };
+        assert_eq!(me_red.verdict(), Some(format!("{words} {red}-{black}")));
+        let me_black = finished([Seat::Engine(Level::Club), Seat::Human]);
+        let words = if black > red { "You win" } else { "You lose" };
+        assert_eq!(me_black.verdict(), Some(format!("{words} {black}-{red}")));
+        assert_eq!(two_people.score_parts(), [format!("Tiles {}-{}", score.red.tiles, score.black.tiles)]);
+        assert_eq!(GameState::default().verdict(), None);
+    }
+
+    #[test]
+    fn a_rematch_exchanges_the_colours_on_the_same_board() {
+        let mut state = finished([Seat::Human, Seat::Engine(Level::Club)]);
+        state.apply(Action::Rematch);
+        assert_eq!(state.game().position().move_count(), 0);
+        assert_eq!(state.game().position().layout().to_one_line(), "AAB/CCB");
+        assert_eq!(state.seats_by_color(), [Seat::Engine(Level::Club), Seat::Human]);
+        assert!(state.can_bring_back(), "the finished game can still be looked at");
     }
 
     #[test]

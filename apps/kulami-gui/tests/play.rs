@@ -95,7 +95,10 @@ fn a_game_played_by_clicks_reaches_its_end() {
     assert!(position.is_game_over());
     assert_eq!(position.move_count(), 47, "the first-legal-hole game locks after 47 moves");
     assert_eq!(harness.query_all_by_label_contains("empty, legal").count(), 0);
-    harness.get_by_label("Game over: black wins");
+    let score = position.score(kulami_core::Scoring::Standard);
+    assert!(score.black.total > score.red.total);
+    harness.get_by_label(&format!("Black wins {}-{}", score.black.total, score.red.total));
+    harness.get_by_label(&format!("Tiles {}-{}", score.red.tiles, score.black.tiles));
     let tiles = position.layout().tiles().len();
     let red = (0..tiles)
         .filter(|&t| {
@@ -111,7 +114,7 @@ fn a_game_played_by_clicks_reaches_its_end() {
 
     // The analysis runs off the UI thread and then shows the costliest moves; clicking one goes
     // to the position before it.
-    click(&mut harness, "Analyse the game");
+    click(&mut harness, "Review");
     wait_until(&mut harness, |app| app.state().game().position().is_game_over() && !app.analysing());
     harness.get_by_label("Costliest moves");
     let mistake = harness.query_all_by_label_contains(" lost ").next().map(|node| label_of(&node));
@@ -119,11 +122,21 @@ fn a_game_played_by_clicks_reaches_its_end() {
     let number: usize = mistake["Move ".len()..mistake.find(':').unwrap()].parse().unwrap();
     click(&mut harness, &mistake);
     assert_eq!(harness.state().state().game().position().ply(), number - 1);
+    // The board marks the better move, and the panel says what the move played lost.
+    let better = harness.query_all_by_label_contains(", the better move").count();
+    assert_eq!(better, 1, "one hole is marked as the better move");
+    assert!(harness.query_all_by_label_contains("(the gold diamond) was better: ").next().is_some());
     // Looking back keeps the analysis of this game; a new game closes it.
     harness.get_by_label("Costliest moves");
     click(&mut harness, "New game");
     assert!(harness.query_by_label("Costliest moves").is_none(), "the analysis of the old game is gone");
     assert!(harness.query_by_label("Show the analysis").is_none());
+    // Brought back, the finished game offers a rematch: the same board, colours exchanged.
+    click(&mut harness, "Bring back the last game");
+    click(&mut harness, "Last move");
+    click(&mut harness, "Rematch");
+    assert_eq!(moves(&harness), "");
+    harness.get_by_label("Red to move");
 }
 
 /// Steps the window until `done` holds (the engine works on another thread), for at most 10 s.

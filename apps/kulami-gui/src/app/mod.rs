@@ -192,6 +192,7 @@ impl KulamiApp {
                 fresh_marble,
                 coordinates: true,
                 preview: self.state.guide() && self.state.human_to_move(),
+                better: self.costly_move_here().map(|review| review.best),
             };
             let clicked = board_view::show(ui, self.state.game().position(), &view);
             if let Some(cell) = clicked.filter(|_| self.state.human_to_move()) {
@@ -330,6 +331,14 @@ impl KulamiApp {
                 Status::Working => {}
             }
         }
+    }
+
+    /// The review of the next move when the board shows the position before a move that lost
+    /// points (found by the analysis of this game).
+    fn costly_move_here(&self) -> Option<&MoveReview> {
+        let (_, reviews) = self.analysis.as_ref()?;
+        let next = self.state.game().position().move_count() + 1;
+        reviews.iter().find(|review| review.number == next && review.loss > 0 && self.state.reviewing())
     }
 
     /// Hints for the position on the board, if shown and ready.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use egui::{RichText, Ui};
 use kulami_ai::Level;
-use kulami_core::{Color, Move, Scoring, Winner};
+use kulami_core::{Color, Move, Scoring};
 use kulami_layouts::Shape;
 
 use super::KulamiApp;
@@ -32,12 +32,9 @@ impl KulamiApp {
         ui.separator();
 
         let score = game.score();
-        if position.is_game_over() {
-            let verdict = match score.winner {
-                Winner::Draw => "Game over: a draw".to_owned(),
-                winner => format!("Game over: {winner} wins"),
-            };
-            ui.label(RichText::new(verdict).strong().size(18.0));
+        if let Some(verdict) = state.verdict() {
+            ui.label(RichText::new(verdict).strong().size(20.0));
+            ui.label(state.score_parts().join(", "));
             let (mut red, mut black) = (0, 0);
             for index in 0..position.layout().tiles().len() {
                 match position.tile_count(index, Color::Red).cmp(&position.tile_count(index, Color::Black)) {
@@ -49,6 +46,23 @@ impl KulamiApp {
             let tied = position.layout().tiles().len() - red - black;
             ui.label(format!("Tiles won: red {red}, black {black}, tied {tied}"));
             ui.label("The board shows each side's largest area and lines.");
+            ui.horizontal(|ui| {
+                if ui.button("Rematch").on_hover_text("The same board, colours exchanged").clicked() {
+                    actions.push(Action::Rematch);
+                }
+                if ui.button("New board").on_hover_text("A new random board of the shape chosen under Board").clicked()
+                {
+                    let seed = kulami_layouts::fresh_seed();
+                    actions.push(Action::ChangeBoard(BoardChoice::Random { shape: self.settings.shuffle_shape, seed }));
+                }
+                if ui
+                    .add_enabled(self.analysis_task.is_none(), egui::Button::new("Review"))
+                    .on_hover_text("The engine's view of every move")
+                    .clicked()
+                {
+                    self.analysis_task = Some(background::analysis(game, background::waking(ui.ctx())));
+                }
+            });
         } else {
             let side = position.side_to_move();
             ui.label(RichText::new(format!("{} to move", title(side))).strong().size(18.0));
@@ -95,7 +109,7 @@ impl KulamiApp {
         });
         ui.separator();
         let analysed: Option<Vec<Move>> = self.analysis.as_ref().map(|(asked, _)| asked.position.moves().collect());
-        let (analyse, show_analysis) = move_list(ui, game, self.analysis_task.is_some(), analysed.as_deref(), actions);
+        let show_analysis = move_list(ui, game, analysed.as_deref(), actions);
         ui.separator();
 
         egui::CollapsingHeader::new("Players").default_open(true).show(ui, |ui| {
@@ -220,9 +234,6 @@ impl KulamiApp {
                 }
             });
         });
-        if analyse {
-            self.analysis_task = Some(background::analysis(self.state.game(), background::waking(ui.ctx())));
-        }
         self.analysis_open |= show_analysis;
     }
 }
@@ -265,6 +276,14 @@ impl KulamiApp {
                 }
             }
             let game = state.game();
+            if let Some(review) = self.costly_move_here() {
+                ui.label(format!(
+                    "Here {} (the gold diamond) was better: {} lost {:.1} points.",
+                    review.best,
+                    review.played,
+                    f64::from(review.loss) / 100.0
+                ));
+            }
             if state.reviewing() {
                 let last = game.position().move_count() + game.redo_moves().count();
                 ui.horizontal_wrapped(|ui| {
@@ -303,20 +322,12 @@ impl KulamiApp {
     }
 }
 
-/// The moves of the game (taken-back ones too), each a button to go there, with steps and the
-/// analysis buttons. Returns whether to start the analysis and whether to show the one made for
-/// the moves `analysed`.
-fn move_list(
-    ui: &mut Ui,
-    game: &kulami_core::Game,
-    analysing: bool,
-    analysed: Option<&[Move]>,
-    actions: &mut Vec<Action>,
-) -> (bool, bool) {
+/// The moves of the game (taken-back ones too), each a button to go there, with steps. Returns
+/// whether to show the analysis made for the moves `analysed`.
+fn move_list(ui: &mut Ui, game: &kulami_core::Game, analysed: Option<&[Move]>, actions: &mut Vec<Action>) -> bool {
     let position = game.position();
     let ply = position.move_count();
     let all: Vec<Move> = position.moves().chain(game.redo_moves()).collect();
-    let mut analyse = false;
     ui.horizontal(|ui| {
         ui.label(RichText::new("Moves").strong());
         let steps = [
@@ -332,8 +343,6 @@ fn move_list(
                 actions.push(Action::StepTo(target));
             }
         }
-        let label = if analysing { "Analysing…" } else { "Analyse the game" };
-        analyse = ui.add_enabled(position.is_game_over() && !analysing, egui::Button::new(label)).clicked();
     });
     ui.horizontal_wrapped(|ui| {
         for (index, played) in all.iter().enumerate() {
@@ -343,8 +352,7 @@ fn move_list(
         }
     });
     let matches = analysed.is_some_and(|moves| moves.len() <= all.len() && moves == &all[..moves.len()]);
-    let show = matches && ui.button("Show the analysis").clicked();
-    (analyse, show)
+    matches && ui.button("Show the analysis").clicked()
 }
 
 /// The turn clock's text for a turn `elapsed` long against a soft limit of `limit_seconds`, and
