@@ -44,6 +44,7 @@ fn run(args: Args) -> anyhow::Result<()> {
             let mut app = kulami_gui::KulamiApp::new(kulami_gui::autosave::Autosave::in_storage_dir());
             if let Some(game) = opened {
                 app.apply(Action::Load(Box::new(game)));
+                app.skip_start();
             }
             if args.hints {
                 app.apply(Action::ShowHints(true));

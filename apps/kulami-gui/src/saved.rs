@@ -2,6 +2,7 @@
 //! settings, as JSON. A damaged or outdated save is reported and replaced by a new game; it never
 //! stops the window from opening.
 
+use kulami_ai::Level;
 use kulami_core::{Color, Game, GameRecord};
 use kulami_layouts::Shape;
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,11 @@ pub struct Saved {
     /// The shape Shuffle deals (`square` or `irregular`); saves from before it have none.
     #[serde(default)]
     shuffle_shape: Option<String>,
+    /// The last choices on the start screen: the computer's level (1-5) and the person's colour.
+    #[serde(default)]
+    computer_level: Option<usize>,
+    #[serde(default)]
+    person_color: Option<Color>,
 }
 
 fn default_turn_seconds() -> u64 {
@@ -53,6 +59,8 @@ impl Default for Settings {
             watch_delay_ms: 500,
             turn_seconds: 0,
             shuffle_shape: Shape::Square,
+            computer_level: Level::Casual,
+            person_color: Color::Red,
         }
     }
 }
@@ -70,6 +78,10 @@ pub struct Settings {
     pub turn_seconds: u64,
     /// The shape of the boards Shuffle deals.
     pub shuffle_shape: Shape,
+    /// The level last chosen to play against.
+    pub computer_level: Level,
+    /// The colour last chosen against the computer.
+    pub person_color: Color,
 }
 
 impl Saved {
@@ -99,6 +111,8 @@ impl Saved {
             streak_days: settings.streak.days,
             streak_last_solved: settings.streak.last_solved,
             shuffle_shape: Some(settings.shuffle_shape.to_string()),
+            computer_level: settings.computer_level.number(),
+            person_color: Some(settings.person_color),
         }
     }
 
@@ -111,6 +125,12 @@ impl Saved {
             watch_delay_ms: self.watch_delay_ms,
             turn_seconds: self.turn_seconds,
             shuffle_shape: self.shuffle_shape.as_deref().and_then(|shape| shape.parse().ok()).unwrap_or_default(),
+            computer_level: self
+                .computer_level
+                .and_then(|number| number.checked_sub(1))
+                .and_then(|index| Level::LADDER.get(index).copied())
+                .unwrap_or(Settings::default().computer_level),
+            person_color: self.person_color.unwrap_or(Color::Red),
         }
     }
 
@@ -163,7 +183,6 @@ impl Saved {
 mod tests {
     use super::*;
     use crate::state::Action;
-    use kulami_ai::Level;
 
     #[test]
     fn a_game_in_progress_round_trips() {
@@ -183,6 +202,8 @@ mod tests {
             watch_delay_ms: 200,
             turn_seconds: 45,
             shuffle_shape: Shape::Irregular,
+            computer_level: Level::Expert,
+            person_color: Color::Black,
         };
         let saved = Saved::capture(&state, settings);
         let back = Saved::parse(&saved.to_text()).unwrap();
@@ -210,7 +231,16 @@ mod tests {
     #[test]
     fn saves_from_before_the_swap_and_the_clock_still_load() {
         let mut text = Saved::capture(&GameState::default(), Settings::default()).to_text();
-        for key in ["swap_allowed", "turn_seconds", "streak_days", "streak_last_solved", "shuffle_shape"] {
+        let keys = [
+            "swap_allowed",
+            "turn_seconds",
+            "streak_days",
+            "streak_last_solved",
+            "shuffle_shape",
+            "computer_level",
+            "person_color",
+        ];
+        for key in keys {
             let start = text.find(&format!(",\"{key}\"")).unwrap();
             let end = start + 1 + text[start + 1..].find([',', '}']).unwrap();
             text.replace_range(start..end, "");
@@ -220,6 +250,7 @@ mod tests {
         assert_eq!(saved.settings().turn_seconds, 0, "no clock unless asked for");
         assert_eq!(saved.settings().streak, Streak::default());
         assert_eq!(saved.settings().shuffle_shape, Shape::Square);
+        assert_eq!((saved.settings().computer_level, saved.settings().person_color), (Level::Casual, Color::Red));
         assert!(!saved.restore().unwrap().options().swap_allowed);
     }
 

@@ -160,7 +160,7 @@ fn choose(harness: &mut Harness<'static, KulamiApp>, combo: &str, option: &str) 
 #[test]
 fn the_engine_answers_without_freezing_the_window() {
     let mut harness = harness();
-    choose(&mut harness, "Black player", "Engine, level 2");
+    choose(&mut harness, "Black player", "Computer: Casual");
     click(&mut harness, "d4 empty, legal");
     // The reply comes from another thread; the window keeps drawing meanwhile.
     wait_until(&mut harness, |app| app.state().game().position().move_count() == 2);
@@ -207,10 +207,10 @@ fn the_game_in_progress_survives_a_restart_and_damage_is_reported() {
     let dir = std::env::temp_dir().join(format!("kulami-gui-autosave-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("autosave.json");
-    let app = KulamiApp::new(Some(Autosave::new(path.clone())));
+    let mut app = KulamiApp::new(Some(Autosave::new(path.clone())));
     assert!(app.state().message().is_none(), "nothing saved yet");
-    let mut harness = Harness::builder().with_size(egui::vec2(1000.0, 720.0)).build_ui_state(frame, app);
-    harness.run();
+    app.skip_start();
+    let mut harness = start_harness(app);
     // Every move is saved at once: no clean shutdown is needed.
     click(&mut harness, "d4 empty, legal");
     click(&mut harness, "d7 empty, legal");
@@ -264,7 +264,7 @@ fn the_second_player_may_swap_colours() {
     assert_eq!(moves(&harness), "d4 swap");
     // Against the engine: it opened as red, the person swaps and the engine answers as black.
     click(&mut harness, "New game");
-    choose(&mut harness, "Red player", "Engine, level 1");
+    choose(&mut harness, "Red player", "Computer: Beginner");
     wait_until(&mut harness, |app| app.state().game().position().ply() == 1);
     click(&mut harness, "Swap colours");
     assert_eq!(harness.state().state().seat(kulami_core::Color::Red), kulami_gui::state::Seat::Human);
@@ -365,7 +365,7 @@ fn messages_come_and_go_without_moving_the_controls() {
     click(&mut harness, "e5 empty");
     harness.get_by_label("E5 is not in the row or column of the opponent's last marble (d4).");
     assert_eq!(harness.get_by_label("New game").rect(), before, "a message must not push the controls down");
-    choose(&mut harness, "Black player", "Engine, level 1");
+    choose(&mut harness, "Black player", "Computer: Beginner");
     wait_until(&mut harness, |app| app.state().game().position().move_count() == 2);
     assert_eq!(harness.get_by_label("New game").rect(), before, "nor the engine's spinner");
 }
@@ -377,7 +377,7 @@ fn the_side_panel_keeps_its_width_and_the_board_stays_beside_it() {
     for section in ["Board", "Options", "Files"] {
         open_section(&mut harness, section);
     }
-    choose(&mut harness, "Black player", "Engine, level 5");
+    choose(&mut harness, "Black player", "Computer: Master");
     harness.get_by_label("Seed").focus();
     harness.run_steps(2);
     harness.get_by_label("Seed").type_text("not a seed at all");
@@ -424,6 +424,56 @@ fn a_seed_that_is_no_number_is_said_so() {
     harness.run_steps(3);
     harness.get_by_label("not a number");
     assert!(harness.get_by_label("Deal").accesskit_node().is_disabled());
+}
+
+fn start_harness(app: KulamiApp) -> Harness<'static, KulamiApp> {
+    let mut harness = Harness::builder().with_size(egui::vec2(1000.0, 720.0)).build_ui_state(frame, app);
+    harness.run();
+    harness
+}
+
+#[test]
+fn the_start_screen_asks_what_to_play_and_remembers_the_choice() {
+    let dir = std::env::temp_dir().join(format!("kulami-gui-start-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("autosave.json");
+    let mut harness = start_harness(KulamiApp::new(Some(Autosave::new(path.clone()))));
+    assert!(harness.state().starting());
+    // Every level is named in words, with a sentence on how it plays.
+    for name in ["Beginner", "Casual", "Club", "Expert", "Master"] {
+        harness.get_by_label(name);
+    }
+    harness.get_by_label_contains("Looks four moves ahead");
+    assert!(harness.query_by_label_contains("Continue the game").is_none(), "nothing to continue yet");
+    click(&mut harness, "Black");
+    click(&mut harness, "Expert");
+    harness.get_by_label("Play the computer").click();
+    harness.run_steps(3);
+    assert!(!harness.state().starting());
+    let state = harness.state().state();
+    assert_eq!(state.seat(kulami_core::Color::Black), kulami_gui::state::Seat::Human);
+    assert_eq!(state.seat(kulami_core::Color::Red), kulami_gui::state::Seat::Engine(kulami_ai::Level::Expert));
+    // The computer opens as red; then the person's move is saved.
+    wait_until(&mut harness, |app| app.state().game().position().move_count() == 1);
+    let reply = harness.query_all_by_label_contains("empty, legal").next().map(|node| label_of(&node)).unwrap();
+    click(&mut harness, &reply);
+    drop(harness);
+    // Next time the game can be continued, and the choices are preselected.
+    let mut harness = start_harness(KulamiApp::new(Some(Autosave::new(path.clone()))));
+    assert!(harness.state().starting());
+    assert_eq!(harness.get_by_label("Expert").accesskit_node().toggled(), Some(egui::accesskit::Toggled::True));
+    assert_eq!(harness.get_by_label("Casual").accesskit_node().toggled(), Some(egui::accesskit::Toggled::False));
+    let go_on = label_of(&harness.get_by_label_contains("Continue the game (move 2"));
+    click(&mut harness, &go_on);
+    assert!(!harness.state().starting());
+    assert_eq!(harness.state().state().game().position().move_count(), 2);
+    // The game's Menu button goes back; a friend's game seats two people.
+    click(&mut harness, "Menu");
+    click(&mut harness, "Play a friend");
+    let state = harness.state().state();
+    assert_eq!(state.seats_by_color(), [kulami_gui::state::Seat::Human; 2]);
+    assert_eq!(state.game().position().move_count(), 0);
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -63,6 +63,8 @@ pub struct KulamiApp {
     seed_text: String,
     /// Whether the rules window is open.
     rules_open: bool,
+    /// Whether the start screen is shown (at launch, and from the game's Menu button).
+    start_open: bool,
 }
 
 impl Default for KulamiApp {
@@ -86,16 +88,18 @@ impl Default for KulamiApp {
             next_engine_move: Instant::now(),
             seed_text: String::new(),
             rules_open: false,
+            start_open: false,
         }
     }
 }
 
 impl KulamiApp {
     /// The app as it was left last time, from `autosave` (which it then keeps up to date); a new
-    /// game if there is none, with a message if what was kept was damaged.
+    /// game if there is none, with a message if what was kept was damaged. It opens on the start
+    /// screen, which asks what the player wants to do.
     #[must_use]
     pub fn new(autosave: Option<Autosave>) -> KulamiApp {
-        let mut app = KulamiApp::default();
+        let mut app = KulamiApp { start_open: true, ..KulamiApp::default() };
         let Some(mut autosave) = autosave else { return app };
         let loaded = autosave.load();
         if let Some(saved) = loaded.saved {
@@ -108,7 +112,7 @@ impl KulamiApp {
                         move_time_ms: settings.move_time_ms.clamp(100, 10_000),
                         watch_delay_ms: settings.watch_delay_ms.min(3_000),
                         turn_seconds: settings.turn_seconds.min(600),
-                        shuffle_shape: settings.shuffle_shape,
+                        ..settings
                     };
                 }
                 Err(message) => app.state.warn(format!("{message}; a new game was started.")),
@@ -138,6 +142,17 @@ impl KulamiApp {
     /// Carries out `action` as if the player had asked for it (for the command line and tests).
     pub fn apply(&mut self, action: Action) {
         self.state.apply(action);
+    }
+
+    /// Whether the start screen is shown.
+    #[must_use]
+    pub fn starting(&self) -> bool {
+        self.start_open
+    }
+
+    /// Leaves the start screen for the game as it stands (a game file given on the command line).
+    pub fn skip_start(&mut self) {
+        self.start_open = false;
     }
 
     /// The daily puzzle, while its screen is shown.
@@ -174,6 +189,14 @@ impl KulamiApp {
         self.editor_window(ui, &mut actions);
         self.analysis_window(ui, &mut actions);
         let (fresh_marble, animating) = self.follow_turn();
+        if self.start_open {
+            self.start_screen(ui, &mut actions);
+            for action in actions {
+                self.state.apply(action);
+            }
+            self.keep_autosave();
+            return;
+        }
         if self.daily.is_some() {
             self.daily_screen(ui);
             return;

@@ -1,5 +1,5 @@
-//! The screens and windows besides the game: the daily puzzle, the board editor and the
-//! analysis of a finished game.
+//! The screens and windows besides the game: the start screen, the daily puzzle, the board
+//! editor and the analysis of a finished game.
 
 use egui::{RichText, Ui};
 use kulami_ai::puzzle::{Puzzle, Verdict};
@@ -7,15 +7,82 @@ use kulami_core::Cell;
 use kulami_core::notation::format_moves;
 
 use super::KulamiApp;
-use super::side_panel::{scoring_name, title};
+use super::side_panel::{level_name, scoring_name, title};
 use crate::background;
 use crate::board_view;
 use crate::daily::Answer;
+use crate::daily::DailyPuzzle;
 use crate::editor_view::{self, EditorRequest};
 use crate::files;
-use crate::state::{Action, BoardChoice};
+use crate::state::{Action, BoardChoice, Seat};
+use kulami_ai::Level;
+use kulami_core::Color;
 
 impl KulamiApp {
+    /// What the player wants to do: go on with the game, play the computer (colour and level in
+    /// words, last time's choice preselected), play a friend at this screen, the daily puzzle, or
+    /// learn the rules.
+    pub(super) fn start_screen(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(24.0);
+                ui.heading(RichText::new("Kulami").size(40.0));
+                ui.label("Place marbles, claim tiles, and force your opponent's hand.");
+                ui.add_space(16.0);
+                let game = self.state.game();
+                let count = game.position().move_count();
+                if count > 0 && !game.position().is_game_over() {
+                    let text = format!("Continue the game (move {count}, {})", self.state.board().describe());
+                    if ui.button(RichText::new(text).size(18.0)).clicked() {
+                        self.start_open = false;
+                    }
+                    ui.add_space(12.0);
+                }
+            });
+            ui.columns(2, |columns| {
+                let computer = &mut columns[0];
+                computer.heading("Against the computer");
+                computer.horizontal(|ui| {
+                    ui.label("You play");
+                    ui.selectable_value(&mut self.settings.person_color, Color::Red, "Red (moves first)");
+                    ui.selectable_value(&mut self.settings.person_color, Color::Black, "Black");
+                });
+                for level in Level::LADDER {
+                    let (name, sentence) = level_name(level);
+                    let chosen = self.settings.computer_level == level;
+                    if computer.radio(chosen, RichText::new(name).strong()).clicked() {
+                        self.settings.computer_level = level;
+                    }
+                    computer.label(RichText::new(sentence).small());
+                }
+                if computer.button(RichText::new("Play the computer").size(18.0)).clicked() {
+                    let me = self.settings.person_color;
+                    actions.push(Action::Seat(me, Seat::Human));
+                    actions.push(Action::Seat(me.other(), Seat::Engine(self.settings.computer_level)));
+                    actions.push(Action::NewGame);
+                    self.start_open = false;
+                }
+                let other = &mut columns[1];
+                other.heading("With a friend");
+                other.label("Two people at this screen, taking turns.");
+                if other.button(RichText::new("Play a friend").size(18.0)).clicked() {
+                    actions.extend(Color::BOTH.map(|color| Action::Seat(color, Seat::Human)));
+                    actions.push(Action::NewGame);
+                    self.start_open = false;
+                }
+                other.add_space(16.0);
+                other.heading("More");
+                if other.button("Today's puzzle").clicked() {
+                    self.daily = Some(DailyPuzzle::new(kulami_ai::puzzle::Date::today()));
+                    self.start_open = false;
+                }
+                if other.button("How to play").clicked() {
+                    self.rules_open = true;
+                }
+            });
+        });
+    }
+
     /// The daily puzzle in place of the game: its board, the verdict on the first answer and
     /// the streak.
     pub(super) fn daily_screen(&mut self, ui: &mut Ui) {

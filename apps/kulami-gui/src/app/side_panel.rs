@@ -21,6 +21,9 @@ impl KulamiApp {
         let position = game.position();
         ui.horizontal(|ui| {
             ui.heading("Kulami");
+            if ui.button("Menu").on_hover_text("The start screen: play the computer, a friend, the puzzle").clicked() {
+                self.start_open = true;
+            }
             if ui.button("How to play").clicked() {
                 self.rules_open = true;
             }
@@ -378,7 +381,19 @@ pub(super) fn title(color: Color) -> &'static str {
 fn seat_name(seat: Seat) -> String {
     match seat {
         Seat::Human => "Person".to_owned(),
-        Seat::Engine(level) => format!("Engine, {level}"),
+        Seat::Engine(level) => format!("Computer: {}", level_name(level).0),
+    }
+}
+
+/// A level's name in words and a sentence on how it plays.
+pub(super) fn level_name(level: Level) -> (&'static str, &'static str) {
+    match level {
+        Level::Beginner => ("Beginner", "Looks one move ahead and often plays a weaker move: for a first game."),
+        Level::Casual => ("Casual", "Looks two moves ahead and makes mistakes you can punish."),
+        Level::Club => ("Club", "Looks four moves ahead and plays the last ten moves perfectly."),
+        Level::Expert => ("Expert", "Weighs many lines for a tenth of a second and ends the game perfectly."),
+        Level::Master => ("Master", "The full engine: a second a move, and the strongest there is."),
+        _ => ("Test player", "A player kept to measure the levels against."),
     }
 }
 
