@@ -39,47 +39,61 @@ impl KulamiApp {
                     ui.add_space(12.0);
                 }
             });
-            ui.columns(2, |columns| {
-                let computer = &mut columns[0];
-                computer.heading("Against the computer");
-                computer.horizontal(|ui| {
-                    ui.label("You play");
-                    ui.selectable_value(&mut self.settings.person_color, Color::Red, "Red (moves first)");
-                    ui.selectable_value(&mut self.settings.person_color, Color::Black, "Black");
+            // Two columns of a readable width in the middle of the window.
+            let width = ui.available_width().min(820.0);
+            let side = (ui.available_width() - width) / 2.0;
+            ui.horizontal(|ui| {
+                ui.add_space(side);
+                ui.vertical(|ui| {
+                    ui.set_width(width);
+                    self.start_choices(ui, actions);
                 });
-                for level in Level::LADDER {
-                    let (name, sentence) = level_name(level);
-                    let chosen = self.settings.computer_level == level;
-                    if computer.radio(chosen, RichText::new(name).strong()).clicked() {
-                        self.settings.computer_level = level;
-                    }
-                    computer.label(RichText::new(sentence).small());
-                }
-                if computer.button(RichText::new("Play the computer").size(18.0)).clicked() {
-                    let me = self.settings.person_color;
-                    actions.push(Action::Seat(me, Seat::Human));
-                    actions.push(Action::Seat(me.other(), Seat::Engine(self.settings.computer_level)));
-                    actions.push(Action::NewGame);
-                    self.start_open = false;
-                }
-                let other = &mut columns[1];
-                other.heading("With a friend");
-                other.label("Two people at this screen, taking turns.");
-                if other.button(RichText::new("Play a friend").size(18.0)).clicked() {
-                    actions.extend(Color::BOTH.map(|color| Action::Seat(color, Seat::Human)));
-                    actions.push(Action::NewGame);
-                    self.start_open = false;
-                }
-                other.add_space(16.0);
-                other.heading("More");
-                if other.button("Today's puzzle").clicked() {
-                    self.daily = Some(DailyPuzzle::new(kulami_ai::puzzle::Date::today()));
-                    self.start_open = false;
-                }
-                if other.button("How to play").clicked() {
-                    self.rules_open = true;
-                }
             });
+        });
+    }
+
+    fn start_choices(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.columns(2, |columns| {
+            let computer = &mut columns[0];
+            computer.heading("Against the computer");
+            computer.horizontal(|ui| {
+                ui.label("You play");
+                ui.selectable_value(&mut self.settings.person_color, Color::Red, "Red (moves first)");
+                ui.selectable_value(&mut self.settings.person_color, Color::Black, "Black");
+            });
+            for level in Level::LADDER {
+                let (name, sentence) = level_name(level);
+                let chosen = self.settings.computer_level == level;
+                if computer.radio(chosen, RichText::new(name).strong()).clicked() {
+                    self.settings.computer_level = level;
+                }
+                computer.label(RichText::new(sentence).weak());
+                computer.add_space(4.0);
+            }
+            if computer.button(RichText::new("Play the computer").size(18.0)).clicked() {
+                let me = self.settings.person_color;
+                actions.push(Action::Seat(me, Seat::Human));
+                actions.push(Action::Seat(me.other(), Seat::Engine(self.settings.computer_level)));
+                actions.push(Action::NewGame);
+                self.start_open = false;
+            }
+            let other = &mut columns[1];
+            other.heading("With a friend");
+            other.label("Two people at this screen, taking turns.");
+            if other.button(RichText::new("Play a friend").size(18.0)).clicked() {
+                actions.extend(Color::BOTH.map(|color| Action::Seat(color, Seat::Human)));
+                actions.push(Action::NewGame);
+                self.start_open = false;
+            }
+            other.add_space(16.0);
+            other.heading("More");
+            if other.button("Today's puzzle").clicked() {
+                self.daily = Some(DailyPuzzle::new(kulami_ai::puzzle::Date::today()));
+                self.start_open = false;
+            }
+            if other.button("How to play").clicked() {
+                self.rules_open = true;
+            }
         });
     }
 
