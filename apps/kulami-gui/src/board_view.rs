@@ -105,8 +105,10 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
     let forbidden = if view.guide { position.forbidden_tiles() } else { CellSet::EMPTY };
     for (index, tile) in layout.tiles().iter().enumerate() {
         let rect = tile.cells().iter().map(cell_rect).reduce(|a, b| a.union(b)).expect("a tile has cells");
-        let fill = tint(WOOD, position.tile_count(index, Color::Red), position.tile_count(index, Color::Black));
-        let fill = if forbidden.contains(tile.top_left()) { fill.gamma_multiply(0.55) } else { fill };
+        let holder = tile_holder(position.tile_count(index, Color::Red), position.tile_count(index, Color::Black));
+        let barred = forbidden.contains(tile.top_left());
+        let fill = tint(WOOD, holder);
+        let fill = if barred { fill.gamma_multiply(0.55) } else { fill };
         let inset = rect.shrink(cell_size * 0.04);
         painter.rect(
             inset,
@@ -115,6 +117,12 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
             Stroke::new(cell_size * 0.03, WOOD_EDGE),
             StrokeKind::Inside,
         );
+        if barred {
+            draw_forbidden(&painter, inset, cell_size);
+        }
+        if let Some(holder) = holder {
+            draw_holder_mark(&painter, inset, cell_size, holder);
+        }
     }
     if let Some(last) = position.last_move().filter(|_| view.guide) {
         let row = Rect::from_min_max(
@@ -273,13 +281,53 @@ fn draw_coordinates(painter: &egui::Painter, origin: Pos2, cell_size: f32, rows:
 }
 
 /// The wood tinted toward the colour that holds the tile.
-fn tint(wood: Color32, red: usize, black: usize) -> Color32 {
-    let toward = match red.cmp(&black) {
-        std::cmp::Ordering::Greater => Color32::from_rgb(232, 120, 110),
-        std::cmp::Ordering::Less => Color32::from_rgb(120, 110, 110),
-        std::cmp::Ordering::Equal => return wood,
+fn tint(wood: Color32, holder: Option<Color>) -> Color32 {
+    let toward = match holder {
+        Some(Color::Red) => Color32::from_rgb(232, 120, 110),
+        Some(Color::Black) => Color32::from_rgb(120, 110, 110),
+        None => return wood,
     };
     wood.lerp_to_gamma(toward, 0.45)
+}
+
+/// Who holds a tile with these marbles: the colour with strictly more.
+#[must_use]
+pub fn tile_holder(red: usize, black: usize) -> Option<Color> {
+    match red.cmp(&black) {
+        std::cmp::Ordering::Greater => Some(Color::Red),
+        std::cmp::Ordering::Less => Some(Color::Black),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// A mark in the tile's corner that tells its holder by shape as well as by colour (for
+/// players who do not tell red from black easily): a dot for red, a square for black.
+fn draw_holder_mark(painter: &egui::Painter, tile: Rect, cell_size: f32, holder: Color) {
+    let size = cell_size * 0.13;
+    let center = Pos2::new(tile.max.x - cell_size * 0.2, tile.min.y + cell_size * 0.2);
+    let outline = Stroke::new(cell_size * 0.02, Color32::from_white_alpha(160));
+    match holder {
+        Color::Red => {
+            painter.circle(center, size, RED, outline);
+        }
+        Color::Black => {
+            let square = Rect::from_center_size(center, Vec2::splat(size * 1.8));
+            painter.rect(square, CornerRadius::ZERO, BLACK, outline, StrokeKind::Inside);
+        }
+    }
+}
+
+/// Diagonal hatching over a tile the side to move may not play on: a pattern, not a shade alone.
+fn draw_forbidden(painter: &egui::Painter, tile: Rect, cell_size: f32) {
+    let stroke = Stroke::new(cell_size * 0.025, Color32::from_black_alpha(70));
+    let step = cell_size * 0.25;
+    let painter = painter.with_clip_rect(tile.intersect(painter.clip_rect()));
+    let mut offset = 0.0;
+    while offset < tile.width() + tile.height() {
+        let start = Pos2::new(tile.min.x + offset, tile.min.y);
+        painter.line_segment([start, start + Vec2::new(-tile.height(), tile.height())], stroke);
+        offset += step;
+    }
 }
 
 fn draw_marble(painter: &egui::Painter, center: Pos2, radius: f32, color: Color) {
@@ -298,6 +346,14 @@ fn draw_marble(painter: &egui::Painter, center: Pos2, radius: f32, color: Color)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tile_is_held_by_the_colour_with_more_marbles_on_it() {
+        assert_eq!(tile_holder(2, 1), Some(Color::Red));
+        assert_eq!(tile_holder(0, 1), Some(Color::Black));
+        assert_eq!(tile_holder(1, 1), None);
+        assert_eq!(tile_holder(0, 0), None);
+    }
 
     #[test]
     fn the_coordinates_get_room_around_the_grid() {

@@ -67,7 +67,7 @@ pub fn show(ui: &mut Ui) {
         ui.label(format!("Here Red holds {} points of tiles and Black {}.", score.red.tiles, score.black.tiles));
         ui.label(RichText::new("Variants").strong());
         ui.label(
-            "Biggest Area: the player whose largest group of edge-connected marbles is larger scores \
+            "Largest area: the player whose largest group of edge-connected marbles is larger scores \
              the difference. Lines: each run of 5 or more marbles in a row, column or diagonal counts \
              its length; the player with the larger sum scores the difference.",
         );

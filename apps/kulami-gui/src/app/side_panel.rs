@@ -86,8 +86,8 @@ impl KulamiApp {
                 ("Tiles", red.tiles, black.tiles),
                 ("Largest area", red.largest_area, black.largest_area),
                 ("Lines", red.lines, black.lines),
-                ("Area bonus", red.area_bonus, black.area_bonus),
-                ("Line bonus", red.line_bonus, black.line_bonus),
+                ("Largest area bonus", red.area_bonus, black.area_bonus),
+                ("Lines bonus", red.line_bonus, black.line_bonus),
                 ("Total", red.total, black.total),
             ];
             for (name, red, black) in rows {
@@ -400,9 +400,9 @@ pub(super) fn level_name(level: Level) -> (&'static str, &'static str) {
 pub(super) fn scoring_name(scoring: Scoring) -> &'static str {
     match scoring {
         Scoring::Standard => "Standard",
-        Scoring::Area => "Biggest Area",
+        Scoring::Area => "Largest area",
         Scoring::Lines => "Lines",
-        Scoring::Both => "Biggest Area and Lines",
+        Scoring::Both => "Largest area and lines",
     }
 }
 
