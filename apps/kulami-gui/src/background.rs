@@ -4,6 +4,7 @@
 //! another position than the one on the board is ignored, and dropping a task tells its search
 //! to stop.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -149,6 +150,17 @@ pub fn strongest_holes(position: &Position, scoring: Scoring, wake: Wake) -> Tas
     })
 }
 
+/// The file the player picks with `ask` (a desktop file dialog, which blocks its thread until it
+/// closes) while `position` is on the board; `None` if they cancel.
+pub fn pick_file(
+    position: &Position,
+    scoring: Scoring,
+    ask: impl FnOnce() -> Option<PathBuf> + Send + 'static,
+    wake: Wake,
+) -> Task<Option<PathBuf>> {
+    Task::spawn(position, scoring, wake, move |_| ask())
+}
+
 /// The verdict on `answer` to `puzzle` (a wrong answer is refuted by the exact solver).
 pub fn judge_answer(puzzle: &'static Puzzle, answer: Cell, wake: Wake) -> Task<(Cell, Verdict)> {
     Task::spawn(&puzzle.position(), puzzle.scoring, wake, move |_| (answer, puzzle.check(answer)))
@@ -180,6 +192,15 @@ mod tests {
         let task = strongest_holes(&position, Scoring::Standard, wake);
         assert_eq!(wait(&task).len(), 3);
         assert_eq!(woken.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_picked_file_comes_back_from_its_dialog_thread() {
+        let position = Position::new(Arc::new(kulami_core::Layout::parse("AABB").unwrap()));
+        let picked = pick_file(&position, Scoring::Standard, || Some(PathBuf::from("/tmp/game.txt")), Arc::new(|| {}));
+        assert_eq!(wait(&picked), Some(PathBuf::from("/tmp/game.txt")));
+        let cancelled = pick_file(&position, Scoring::Standard, || None, Arc::new(|| {}));
+        assert_eq!(wait(&cancelled), None);
     }
 
     #[test]

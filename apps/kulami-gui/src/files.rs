@@ -1,9 +1,12 @@
 //! Game records and boards on disk. Writes go to a temporary file beside the target and are then
 //! renamed over it, so a crash mid-write leaves the old file whole; reads go through
-//! `kulami_layouts::files::read_game` (size-limited), and every failure is one message naming the file.
+//! `kulami_layouts::files::read_game` (size-limited). Every failure is one message in a player's
+//! words that names the file (no error codes, no format internals).
 
-use std::io::Write as _;
-use std::path::Path;
+use std::io::{ErrorKind, Write as _};
+use std::path::{Path, PathBuf};
+
+use kulami_layouts::files::{ReadGameError, ReadTextError};
 
 use kulami_core::{Game, Layout};
 
@@ -12,7 +15,7 @@ use kulami_core::{Game, Layout};
 /// # Errors
 /// A message naming the file and the system's reason.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let fail = |error: std::io::Error| format!("could not write {}: {error}", path.display());
+    let fail = |error: std::io::Error| format!("{} could not be saved: {}", path.display(), in_words(&error));
     let name = path.file_name().ok_or_else(|| format!("{} is not a file name", path.display()))?;
     let mut temporary_name = std::ffi::OsString::from(".");
     temporary_name.push(name);
@@ -41,7 +44,58 @@ pub fn save_game(path: &Path, game: &Game) -> Result<(), String> {
 /// # Errors
 /// A message naming the file and what is wrong: unreadable, not a record, or an illegal move.
 pub fn load_game(path: &Path) -> Result<Game, String> {
-    kulami_layouts::files::read_game(path).map_err(|error| error.to_string())
+    let shown = path.display();
+    kulami_layouts::files::read_game(path).map_err(|error| match error {
+        ReadGameError::Read(ReadTextError::TooLarge { .. }) => format!("{shown} is too large to be a game file"),
+        ReadGameError::Read(ReadTextError::Io { error, .. }) => {
+            format!("{shown} could not be opened: {}", in_words(&error))
+        }
+        ReadGameError::NotARecord { .. } => format!("{shown} is not a Kulami game file"),
+        ReadGameError::Illegal { error, .. } => format!("{shown} holds a game that breaks the rules ({error})"),
+        other => other.to_string(),
+    })
+}
+
+/// Why a file could not be read or written, as a player would say it.
+fn in_words(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        ErrorKind::NotFound => "there is no such file or folder",
+        ErrorKind::PermissionDenied => "you may not use that file or folder",
+        ErrorKind::InvalidData => "it is not a text file",
+        ErrorKind::IsADirectory => "that is a folder, not a file",
+        ErrorKind::StorageFull => "the disk is full",
+        ErrorKind::ReadOnlyFilesystem => "that disk can only be read",
+        _ => "the system refused",
+    }
+}
+
+/// Where file dialogs open: the user's documents folder, else the home folder, else here.
+#[must_use]
+pub fn default_folder() -> PathBuf {
+    dirs::document_dir().or_else(dirs::home_dir).unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Asks the player for a game file to open, in the desktop's file dialog (blocks until the
+/// dialog closes: run it off the UI thread).
+#[must_use]
+pub fn ask_for_game_to_open(folder: &Path) -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .set_title("Open a Kulami game")
+        .set_directory(folder)
+        .add_filter("Kulami game", &["txt"])
+        .pick_file()
+}
+
+/// Asks the player where to save the game, in the desktop's file dialog (blocks: run it off the
+/// UI thread).
+#[must_use]
+pub fn ask_where_to_save_game(folder: &Path) -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .set_title("Save the Kulami game")
+        .set_directory(folder)
+        .set_file_name("game.txt")
+        .add_filter("Kulami game", &["txt"])
+        .save_file()
 }
 
 /// Saves `layout` as a layout file.
@@ -76,15 +130,22 @@ mod tests {
 
         std::fs::write(&path, "layout: AABB/CCDD/EEFF\nmoves: a1 a1\n").unwrap();
         let error = load_game(&path).unwrap_err();
-        assert!(error.contains("game.txt") && error.contains("move 2"), "{error}");
+        assert!(error.contains("game.txt holds a game that breaks the rules") && error.contains("move 2"), "{error}");
         std::fs::write(&path, "nonsense\n").unwrap();
-        assert!(load_game(&path).unwrap_err().contains("line 1"));
+        assert!(load_game(&path).unwrap_err().ends_with("game.txt is not a Kulami game file"));
         std::fs::write(&path, vec![b'#'; 2 << 20]).unwrap();
-        assert!(load_game(&path).unwrap_err().contains("too large"));
+        assert!(load_game(&path).unwrap_err().ends_with("is too large to be a game file"));
         // A device is read no further than the limit.
         assert!(load_game(std::path::Path::new("/dev/zero")).unwrap_err().contains("too large"));
-        assert!(load_game(&dir.join("missing.txt")).unwrap_err().contains("cannot read"));
+        let missing = load_game(&dir.join("missing.txt")).unwrap_err();
+        assert!(missing.ends_with("missing.txt could not be opened: there is no such file or folder"), "{missing}");
+        assert!(!missing.contains("os error"), "no error codes: {missing}");
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn dialogs_open_in_a_folder_that_exists() {
+        assert!(default_folder().is_dir());
     }
 
     #[test]
@@ -97,7 +158,8 @@ mod tests {
         assert_eq!(kulami_layouts::Board::parse(&before).unwrap().layout(), &layout);
         // A directory where the temporary file should go makes the write fail.
         std::fs::create_dir(dir.join(".board.txt.tmp")).unwrap();
-        assert!(save_board(&path, &Layout::parse("AA").unwrap()).unwrap_err().contains("board.txt"));
+        let error = save_board(&path, &Layout::parse("AA").unwrap()).unwrap_err();
+        assert!(error.contains("board.txt could not be saved: ") && !error.contains("os error"), "{error}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
         std::fs::remove_dir_all(dir).unwrap();
     }

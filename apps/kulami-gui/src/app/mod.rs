@@ -27,6 +27,15 @@ use crate::editor::Editor;
 use crate::saved::{Saved, Settings};
 use crate::state::{Action, GameState, Seat};
 
+/// What a file picked in a dialog is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileRequest {
+    /// Open it as the game.
+    OpenGame,
+    /// Save the game to it.
+    SaveGame,
+}
+
 /// How long a newly placed marble takes to drop into its hole.
 const PLACEMENT_ANIMATION: Duration = Duration::from_millis(220);
 
@@ -44,6 +53,8 @@ pub struct KulamiApp {
     analysis_open: bool,
     /// The solver's judgement of a daily puzzle answer.
     puzzle_task: Option<Task<(Cell, Verdict)>>,
+    /// An open file dialog and what its file is for.
+    file_task: Option<(FileRequest, Task<Option<std::path::PathBuf>>)>,
     /// Level 5's time per move, the pause between moves of engine games and the turn clock.
     settings: Settings,
     /// The position the turn clock and the placement animation are for, and when it came.
@@ -78,6 +89,7 @@ impl Default for KulamiApp {
             analysis: None,
             analysis_open: false,
             puzzle_task: None,
+            file_task: None,
             settings: Settings::default(),
             turn: (GameState::default().game().position().clone(), Instant::now()),
             editor: None,
@@ -342,6 +354,17 @@ impl KulamiApp {
                 Status::Working => {}
             }
         }
+        if let Some((request, task)) = &self.file_task {
+            match task.poll() {
+                Status::Done(Some(path)) => {
+                    let request = *request;
+                    self.file_task = None;
+                    self.use_picked_file(request, &path);
+                }
+                Status::Done(None) | Status::Lost => self.file_task = None,
+                Status::Working => {}
+            }
+        }
         if let Some(task) = &self.puzzle_task {
             match task.poll() {
                 Status::Done((cell, verdict)) => {
@@ -354,6 +377,33 @@ impl KulamiApp {
                 Status::Working => {}
             }
         }
+    }
+
+    /// Opens or saves the game with the file the player picked.
+    fn use_picked_file(&mut self, request: FileRequest, path: &std::path::Path) {
+        self.game_path = path.display().to_string();
+        match request {
+            FileRequest::OpenGame => match crate::files::load_game(path) {
+                Ok(game) => self.state.apply(Action::Load(Box::new(game))),
+                Err(error) => self.state.warn(format!("{error}; the game on the board is kept.")),
+            },
+            FileRequest::SaveGame => match crate::files::save_game(path, self.state.game()) {
+                Ok(()) => self.state.tell(format!("Game saved to {}.", path.display())),
+                Err(error) => self.state.warn(error),
+            },
+        }
+    }
+
+    /// Opens the desktop's file dialog for `request` on its own thread.
+    fn ask_for_file(&mut self, request: FileRequest, ctx: &egui::Context) {
+        let folder = crate::files::default_folder();
+        let ask = move || match request {
+            FileRequest::OpenGame => crate::files::ask_for_game_to_open(&folder),
+            FileRequest::SaveGame => crate::files::ask_where_to_save_game(&folder),
+        };
+        let game = self.state.game();
+        let task = background::pick_file(game.position(), game.scoring(), ask, background::waking(ctx));
+        self.file_task = Some((request, task));
     }
 
     /// The review of the next move when the board shows the position before a move that lost

@@ -7,7 +7,7 @@ use kulami_ai::Level;
 use kulami_core::{Color, Move, Scoring};
 use kulami_layouts::Shape;
 
-use super::KulamiApp;
+use super::{FileRequest, KulamiApp};
 use crate::background;
 use crate::daily::DailyPuzzle;
 use crate::editor::Editor;
@@ -217,11 +217,29 @@ impl KulamiApp {
             self.settings.turn_seconds = u64::from(clock);
         });
 
+        let mut file_request = None;
         egui::CollapsingHeader::new("Files").show(ui, |ui| {
             let label = ui.label("Game file");
             let field = egui::TextEdit::singleline(&mut self.game_path).desired_width(ui.available_width());
             ui.add(field).labelled_by(label.id);
             let path = std::path::PathBuf::from(self.game_path.trim());
+            let dialog_open = self.file_task.is_some();
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(!dialog_open, egui::Button::new("Open…"))
+                    .on_hover_text("Choose a game file")
+                    .clicked()
+                {
+                    file_request = Some(FileRequest::OpenGame);
+                }
+                if ui
+                    .add_enabled(!dialog_open, egui::Button::new("Save as…"))
+                    .on_hover_text("Choose where to save the game")
+                    .clicked()
+                {
+                    file_request = Some(FileRequest::SaveGame);
+                }
+            });
             ui.horizontal(|ui| {
                 if ui.button("Save game").clicked() {
                     actions.push(match files::save_game(&path, game) {
@@ -238,6 +256,9 @@ impl KulamiApp {
             });
         });
         self.analysis_open |= show_analysis;
+        if let Some(request) = file_request {
+            self.ask_for_file(request, ui.ctx());
+        }
     }
 }
 
