@@ -404,6 +404,22 @@ fn the_side_panel_keeps_its_width_and_the_board_stays_beside_it() {
 }
 
 #[test]
+fn a_small_window_still_shows_the_board_and_the_game_controls() {
+    let mut harness = Harness::builder().with_size(egui::vec2(800.0, 600.0)).build_ui_state(frame, KulamiApp::default());
+    harness.run();
+    click(&mut harness, "d4 empty, legal");
+    for control in ["Black to move", "New game", "Undo", "Redo"] {
+        let rect = harness.get_by_label(control).rect();
+        assert!(rect.max.x <= 800.0 && rect.max.y <= 600.0, "{control} at {rect:?} is outside an 800x600 window");
+    }
+    // The board keeps most of the width, and its holes can be clicked.
+    let hole = harness.get_by_label("d7 empty, legal").rect();
+    assert!(hole.width() >= 40.0, "holes of {} px are too small to hit", hole.width());
+    click(&mut harness, "d7 empty, legal");
+    assert_eq!(moves(&harness), "d4 d7");
+}
+
+#[test]
 fn a_new_game_can_be_taken_back() {
     let mut harness = harness();
     click(&mut harness, "d4 empty, legal");
