@@ -24,6 +24,7 @@ pub mod editor_view;
 pub mod files;
 pub mod rules_view;
 pub mod saved;
+pub mod sound;
 pub mod state;
 
 pub use app::KulamiApp;

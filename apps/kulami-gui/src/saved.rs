@@ -44,6 +44,9 @@ pub struct Saved {
     computer_level: Option<usize>,
     #[serde(default)]
     person_color: Option<Color>,
+    /// Sound effects on; off in saves from before them.
+    #[serde(default)]
+    sounds: bool,
 }
 
 fn default_turn_seconds() -> u64 {
@@ -61,6 +64,7 @@ impl Default for Settings {
             shuffle_shape: Shape::Square,
             computer_level: Level::Casual,
             person_color: Color::Red,
+            sounds: false,
         }
     }
 }
@@ -82,6 +86,8 @@ pub struct Settings {
     pub computer_level: Level,
     /// The colour last chosen against the computer.
     pub person_color: Color,
+    /// Sound effects for a placed marble and the end of a game.
+    pub sounds: bool,
 }
 
 impl Saved {
@@ -113,6 +119,7 @@ impl Saved {
             shuffle_shape: Some(settings.shuffle_shape.to_string()),
             computer_level: settings.computer_level.number(),
             person_color: Some(settings.person_color),
+            sounds: settings.sounds,
         }
     }
 
@@ -131,6 +138,7 @@ impl Saved {
                 .and_then(|index| Level::LADDER.get(index).copied())
                 .unwrap_or(Settings::default().computer_level),
             person_color: self.person_color.unwrap_or(Color::Red),
+            sounds: self.sounds,
         }
     }
 
@@ -204,6 +212,7 @@ mod tests {
             shuffle_shape: Shape::Irregular,
             computer_level: Level::Expert,
             person_color: Color::Black,
+            sounds: true,
         };
         let saved = Saved::capture(&state, settings);
         let back = Saved::parse(&saved.to_text()).unwrap();
@@ -239,6 +248,7 @@ mod tests {
             "shuffle_shape",
             "computer_level",
             "person_color",
+            "sounds",
         ];
         for key in keys {
             let start = text.find(&format!(",\"{key}\"")).unwrap();
@@ -251,6 +261,7 @@ mod tests {
         assert_eq!(saved.settings().streak, Streak::default());
         assert_eq!(saved.settings().shuffle_shape, Shape::Square);
         assert_eq!((saved.settings().computer_level, saved.settings().person_color), (Level::Casual, Color::Red));
+        assert!(!saved.settings().sounds, "no sounds unless asked for");
         assert!(!saved.restore().unwrap().options().swap_allowed);
     }
 

@@ -405,7 +405,8 @@ fn the_side_panel_keeps_its_width_and_the_board_stays_beside_it() {
 
 #[test]
 fn a_small_window_still_shows_the_board_and_the_game_controls() {
-    let mut harness = Harness::builder().with_size(egui::vec2(800.0, 600.0)).build_ui_state(frame, KulamiApp::default());
+    let mut harness =
+        Harness::builder().with_size(egui::vec2(800.0, 600.0)).build_ui_state(frame, KulamiApp::default());
     harness.run();
     click(&mut harness, "d4 empty, legal");
     for control in ["Black to move", "New game", "Undo", "Redo"] {

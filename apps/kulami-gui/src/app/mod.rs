@@ -76,6 +76,8 @@ pub struct KulamiApp {
     rules_open: bool,
     /// Whether the start screen is shown (at launch, and from the game's Menu button).
     start_open: bool,
+    /// Where the sound effects go, when they are on.
+    speaker: crate::sound::Speaker,
 }
 
 impl Default for KulamiApp {
@@ -101,6 +103,7 @@ impl Default for KulamiApp {
             seed_text: String::new(),
             rules_open: false,
             start_open: false,
+            speaker: crate::sound::Speaker::default(),
         }
     }
 }
@@ -282,10 +285,17 @@ impl KulamiApp {
     /// Restarts the turn clock when the position changes (a move, a new game or board), and
     /// says which marble is still dropping into its hole (and how far it is), if one is.
     fn follow_turn(&mut self) -> (Option<(Cell, f32)>, bool) {
-        let position = self.state.game().position();
-        if *position != self.turn.0 {
-            self.turn = (position.clone(), Instant::now());
+        if *self.state.game().position() != self.turn.0 {
+            let position = self.state.game().position().clone();
+            let effect = crate::sound::effect_between(&self.turn.0, &position);
+            self.turn = (position, Instant::now());
+            if let Some(effect) = effect.filter(|_| self.settings.sounds)
+                && let Err(message) = self.speaker.play(effect)
+            {
+                self.state.warn(message);
+            }
         }
+        let position = self.state.game().position();
         let progress = self.turn.1.elapsed().as_secs_f32() / PLACEMENT_ANIMATION.as_secs_f32();
         match position.last_move() {
             Some(cell) if progress < 1.0 => (Some((cell, progress)), true),

@@ -207,6 +207,8 @@ impl KulamiApp {
             if ui.checkbox(&mut guide, "Board guide").changed() {
                 actions.push(Action::ShowGuide(guide));
             }
+            ui.checkbox(&mut self.settings.sounds, "Sounds")
+                .on_hover_text("A knock for each marble, a chord at the end");
             let mut swap = state.options().swap_allowed;
             if ui.checkbox(&mut swap, "Swap after the first move (pie rule)").changed() {
                 actions.push(Action::AllowSwap(swap));
