@@ -40,6 +40,16 @@ fn self_play() -> kulami_core::GameRecord {
     game.record()
 }
 
+/// One screenshot: the window opened on `files` with `flags`, taken after `wait` seconds (the
+/// review takes the engine a while), keeping only `crop` of the screen for a smaller window.
+struct Shot<'a> {
+    name: &'a str,
+    files: Vec<&'a Path>,
+    flags: &'a [&'a str],
+    wait: u64,
+    crop: Option<&'a str>,
+}
+
 pub fn run() -> anyhow::Result<()> {
     for tool in ["Xvfb", "import"] {
         if Command::new("which").arg(tool).stdout(Stdio::null()).status().map_or(true, |s| !s.success()) {
@@ -64,12 +74,26 @@ pub fn run() -> anyhow::Result<()> {
         Command::new("Xvfb").args([DISPLAY, "-screen", "0", SIZE]).stderr(Stdio::null()).spawn().context("Xvfb")?,
     );
     sleep(Duration::from_secs(1));
-    let shots: [(&str, Vec<&Path>, &[&str]); 3] = [
-        ("start", vec![], &[]),
-        ("game-in-progress", vec![&in_progress_path], &["--hints"]),
-        ("end-summary", vec![&finished], &[]),
+    let shots = [
+        Shot { name: "start", files: vec![], flags: &[], wait: 6, crop: None },
+        Shot {
+            name: "game-in-progress",
+            files: vec![&in_progress_path],
+            flags: &["--hints", "--black", "3"],
+            wait: 6,
+            crop: None,
+        },
+        Shot { name: "end-summary", files: vec![&finished], flags: &[], wait: 6, crop: None },
+        Shot { name: "review", files: vec![&finished], flags: &["--review"], wait: 25, crop: None },
+        Shot {
+            name: "small-window",
+            files: vec![&in_progress_path],
+            flags: &["--size", "800x600", "--black", "3"],
+            wait: 6,
+            crop: Some("800x600+0+0"),
+        },
     ];
-    for (name, files, flags) in shots {
+    for Shot { name, files, flags, wait, crop } in shots {
         // A fresh data folder each time: the window must not open the game kept by the last one.
         let home = scratch.join(format!("home-{name}"));
         let _ = std::fs::remove_dir_all(&home);
@@ -86,10 +110,11 @@ pub fn run() -> anyhow::Result<()> {
                 .context("cannot start kulami-gui")?,
         );
         // Software rendering is slow to start, and the hints take the engine a moment.
-        sleep(Duration::from_secs(6));
+        sleep(Duration::from_secs(wait));
         let target = out.join(format!("{name}.png"));
         let status = Command::new("import")
             .args(["-display", DISPLAY, "-window", "root"])
+            .args(crop.map(|area| ["-crop", area]).into_iter().flatten())
             .arg(&target)
             .status()
             .context("cannot run import")?;

@@ -53,11 +53,20 @@ pub struct Editor {
     selected: Option<usize>,
     /// Why the last action did nothing.
     message: Option<String>,
+    /// The tiles the last Clear removed, to put back.
+    cleared: Vec<LaidTile>,
 }
 
 impl Default for Editor {
     fn default() -> Editor {
-        Editor { tiles: Vec::new(), shape: TileShape::TwoByThree, upright: false, selected: None, message: None }
+        Editor {
+            tiles: Vec::new(),
+            shape: TileShape::TwoByThree,
+            upright: false,
+            selected: None,
+            message: None,
+            cleared: Vec::new(),
+        }
     }
 }
 
@@ -157,9 +166,23 @@ impl Editor {
         }
     }
 
-    /// Removes every tile.
+    /// Removes every tile, keeping them for [`Editor::undo_clear`].
     pub fn clear(&mut self) {
-        *self = Editor { shape: self.shape, upright: self.upright, ..Editor::default() };
+        let cleared = std::mem::take(&mut self.tiles);
+        *self = Editor { shape: self.shape, upright: self.upright, cleared, ..Editor::default() };
+    }
+
+    /// Whether a Clear can be taken back (nothing was laid since).
+    #[must_use]
+    pub fn can_undo_clear(&self) -> bool {
+        !self.cleared.is_empty() && self.tiles.is_empty()
+    }
+
+    /// Puts back the tiles the last Clear removed, if nothing was laid since.
+    pub fn undo_clear(&mut self) {
+        if self.can_undo_clear() {
+            self.tiles = std::mem::take(&mut self.cleared);
+        }
     }
 
     /// Puts `tile` in place of tile `index` (or adds it), if it fits the frame and overlaps none
@@ -271,6 +294,19 @@ mod tests {
         assert!(editor.message().unwrap().contains("overlap"));
         assert_eq!(editor.tiles().len(), 3);
         assert!(Editor::default().layout().unwrap_err()[0].contains("no tiles"));
+    }
+
+    #[test]
+    fn a_clear_can_be_taken_back_until_a_tile_is_laid() {
+        let layout = Layout::parse("AABB/CCDD").unwrap();
+        let mut editor = Editor::from_layout(&layout);
+        editor.clear();
+        assert!(editor.tiles().is_empty() && editor.can_undo_clear());
+        editor.undo_clear();
+        assert_eq!(editor.layout().unwrap(), layout);
+        editor.clear();
+        editor.click(5, 5);
+        assert!(!editor.can_undo_clear(), "a tile laid since starts a new board");
     }
 
     #[test]

@@ -42,6 +42,9 @@ pub fn show(ui: &mut Ui, editor: &mut Editor, path: &mut String) -> Option<Edito
         if ui.button("Clear").clicked() {
             editor.clear();
         }
+        if ui.add_enabled(editor.can_undo_clear(), egui::Button::new("Undo clear")).clicked() {
+            editor.undo_clear();
+        }
     });
     if ui.input(|input| input.key_pressed(egui::Key::R) && !input.modifiers.any()) {
         editor.rotate();

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use kulami_gui::state::Action;
+use kulami_core::Color;
+use kulami_gui::state::{Action, Seat};
 
 /// The Kulami desktop game. Without arguments it opens the game left last time.
 #[derive(Parser)]
@@ -15,6 +16,29 @@ struct Args {
     /// Show the three strongest holes from the start.
     #[arg(long)]
     hints: bool,
+    /// Who plays red: `human` or a level 1-5 for the computer.
+    #[arg(long, value_name = "human|1-5")]
+    red: Option<Seat>,
+    /// Who plays black: `human` or a level 1-5 for the computer.
+    #[arg(long, value_name = "human|1-5")]
+    black: Option<Seat>,
+    /// Review the game at once: the engine's view of every move (with a game file).
+    #[arg(long, requires = "record")]
+    review: bool,
+    /// The window's size in pixels, e.g. 800x600.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<[f32; 2]>,
+}
+
+/// `WxH` in pixels, from 320x240 to 7680x4320.
+fn parse_size(text: &str) -> Result<[f32; 2], String> {
+    let bad = || format!("`{text}` is not a window size: expected WIDTHxHEIGHT, like 800x600");
+    let (width, height) = text.split_once('x').ok_or_else(bad)?;
+    let (width, height): (u32, u32) = (width.parse().map_err(|_| bad())?, height.parse().map_err(|_| bad())?);
+    if !(320..=7680).contains(&width) || !(240..=4320).contains(&height) {
+        return Err(format!("`{text}`: a window from 320x240 to 7680x4320"));
+    }
+    Ok([width as f32, height as f32])
 }
 
 fn main() -> std::process::ExitCode {
@@ -33,14 +57,14 @@ fn run(args: Args) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Kulami")
-            .with_inner_size([1100.0, 760.0])
+            .with_inner_size(args.size.unwrap_or([1100.0, 760.0]))
             .with_min_inner_size([520.0, 400.0]),
         ..Default::default()
     };
     eframe::run_native(
         "Kulami",
         options,
-        Box::new(move |_creation| {
+        Box::new(move |creation| {
             let mut app = kulami_gui::KulamiApp::new(kulami_gui::autosave::Autosave::in_storage_dir());
             if let Some(game) = opened {
                 app.apply(Action::Load(Box::new(game)));
@@ -49,8 +73,33 @@ fn run(args: Args) -> anyhow::Result<()> {
             if args.hints {
                 app.apply(Action::ShowHints(true));
             }
+            for (color, seat) in [(Color::Red, args.red), (Color::Black, args.black)] {
+                if let Some(seat) = seat {
+                    app.apply(Action::Seat(color, seat));
+                    app.skip_start();
+                }
+            }
+            if args.review {
+                app.review(&creation.egui_ctx);
+            }
             Ok(Box::new(app))
         }),
     )
     .map_err(|error| anyhow::anyhow!("the window could not open: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    use super::{Args, parse_size};
+
+    #[test]
+    fn the_command_line_is_sound_and_sizes_are_checked() {
+        Args::command().debug_assert();
+        assert_eq!(parse_size("800x600"), Ok([800.0, 600.0]));
+        for bad in ["800", "800x", "x600", "10x10", "99999x600", "8OOx600"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

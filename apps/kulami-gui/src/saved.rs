@@ -174,11 +174,7 @@ impl Saved {
             },
             _ => return Err(format!("`{}` is not a saved board", self.board)),
         };
-        let seat = |text: &str| match text {
-            "human" => Ok(Seat::Human),
-            level => level.parse().map(Seat::Engine).map_err(|e: kulami_ai::ParseLevelError| e.to_string()),
-        };
-        let seats = [seat(&self.seats[0])?, seat(&self.seats[1])?];
+        let seats = [self.seats[0].parse::<Seat>()?, self.seats[1].parse::<Seat>()?];
         if game.position().layout().as_ref() != &board.layout() {
             return Err("the saved game does not match its board".to_owned());
         }

@@ -95,8 +95,8 @@ impl Default for KulamiApp {
             settings: Settings::default(),
             turn: (GameState::default().game().position().clone(), Instant::now()),
             editor: None,
-            board_path: "board.txt".to_owned(),
-            game_path: "game.txt".to_owned(),
+            board_path: crate::files::default_folder().join("kulami-board.txt").display().to_string(),
+            game_path: crate::files::default_folder().join("kulami-game.txt").display().to_string(),
             daily: None,
             autosave: None,
             next_engine_move: Instant::now(),
@@ -168,6 +168,11 @@ impl KulamiApp {
     /// Leaves the start screen for the game as it stands (a game file given on the command line).
     pub fn skip_start(&mut self) {
         self.start_open = false;
+    }
+
+    /// Starts the review (the engine's view of every move) of the game on the board.
+    pub fn review(&mut self, ctx: &egui::Context) {
+        self.analysis_task = Some(background::analysis(self.state.game(), background::waking(ctx)));
     }
 
     /// The daily puzzle, while its screen is shown.
