@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::files::write_atomically;
+use crate::files::{in_words, write_atomically};
 use crate::saved::Saved;
 
 /// Saves are small; a larger file is damaged.
@@ -55,7 +55,8 @@ impl Autosave {
             {
                 Ok(None)
             }
-            Err(error) => Err(error.to_string()),
+            Err(kulami_layouts::files::ReadTextError::Io { error, .. }) => Err(in_words(&error).to_owned()),
+            Err(_) => Err("it is far too large to be a save".to_owned()),
         }
     }
 
@@ -70,7 +71,7 @@ impl Autosave {
                 let damaged = self.sibling(".damaged");
                 let kept = match std::fs::rename(&self.path, &damaged) {
                     Ok(()) => format!("it was kept as {}", damaged.display()),
-                    Err(error) => format!("it could not be set aside ({error})"),
+                    Err(error) => format!("it could not be set aside ({})", in_words(&error)),
                 };
                 match Autosave::read(&self.sibling(".backup")) {
                     Ok(Some(saved)) => Loaded {
@@ -99,11 +100,12 @@ impl Autosave {
             return Ok(());
         }
         if let Some(folder) = self.path.parent() {
-            std::fs::create_dir_all(folder).map_err(|error| format!("cannot create {}: {error}", folder.display()))?;
+            std::fs::create_dir_all(folder)
+                .map_err(|error| format!("the folder {} could not be made: {}", folder.display(), in_words(&error)))?;
         }
         if matches!(Autosave::read(&self.path), Ok(Some(_))) {
             std::fs::rename(&self.path, self.sibling(".backup"))
-                .map_err(|error| format!("cannot keep the last save: {error}"))?;
+                .map_err(|error| format!("the last save could not be kept: {}", in_words(&error)))?;
         }
         write_atomically(&self.path, &text)?;
         self.written = Some(text);

@@ -57,7 +57,8 @@ pub fn load_game(path: &Path) -> Result<Game, String> {
 }
 
 /// Why a file could not be read or written, as a player would say it.
-fn in_words(error: &std::io::Error) -> &'static str {
+#[must_use]
+pub fn in_words(error: &std::io::Error) -> &'static str {
     match error.kind() {
         ErrorKind::NotFound => "there is no such file or folder",
         ErrorKind::PermissionDenied => "you may not use that file or folder",

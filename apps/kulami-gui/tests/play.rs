@@ -20,9 +20,15 @@ fn frame(ui: &mut egui::Ui, app: &mut KulamiApp) {
     app.show(ui);
 }
 
-/// Clicks and lets a few frames pass (not `run`: while the engine thinks, a spinner keeps the
-/// window repainting, so it never settles).
+/// Scrolls to a widget as a player would, clicks it and lets a few frames pass (not `run`:
+/// while the engine thinks, a spinner keeps the window repainting, so it never settles).
 fn click(harness: &mut Harness<'static, KulamiApp>, label: &str) {
+    let window = harness.ctx.content_rect();
+    if !window.contains_rect(harness.get_by_label(label).rect()) {
+        // Scrolling glides: let it arrive.
+        harness.get_by_label(label).scroll_to_me();
+        harness.run_steps(40);
+    }
     harness.get_by_label(label).click();
     harness.run_steps(3);
 }

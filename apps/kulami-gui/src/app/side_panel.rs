@@ -272,8 +272,8 @@ fn labelled_slider(ui: &mut Ui, label: &str, slider: egui::Slider<'_>) -> egui::
 
 /// The lines of the status block: every line that comes and goes is drawn inside it, so the
 /// controls below never move under the pointer. At most four show at once (the engine or the
-/// clock, the swap or looking back, the message, the hints).
-const STATUS_LINES: f32 = 4.0;
+/// clock, the swap or looking back, the message, the hints on two lines).
+const STATUS_LINES: f32 = 5.0;
 
 impl KulamiApp {
     /// The lines that come and go (the engine thinking, the turn clock, the swap, looking back,
@@ -341,6 +341,7 @@ impl KulamiApp {
                     .enumerate()
                     .map(|(rank, hint)| format!("{}. {} ({:+.1})", rank + 1, hint.cell, f64::from(hint.value) / 100.0))
                     .collect();
+                ui.label("Hints, with the points each should win by:");
                 ui.label(format!("Hints: {}", text.join("  ")))
                     .on_hover_text("The strongest holes, with the final margin each is expected to give you in points");
             }
