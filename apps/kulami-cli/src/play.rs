@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::Args;
 use std::time::Duration;
 
-use kulami_ai::{Engine, EngineOptions, Level, Searcher, TimeControl};
+use kulami_ai::{Engine, EngineOptions, Searcher, Seat, TimeControl};
 use kulami_cli::lines::{Line, read_line};
 use kulami_cli::protocol::MAX_LINE;
 use kulami_core::notation::format_moves;
@@ -15,25 +15,6 @@ use kulami_core::{Color, Game, Move, Position, Scoring, Winner};
 use kulami_layouts::Board;
 
 use crate::render::{self, ColorChoice};
-
-/// Who plays a colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person at the keyboard.
-    Human,
-    /// The engine at a level.
-    Engine(Level),
-}
-
-impl std::str::FromStr for Seat {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Seat, String> {
-        match text {
-            "human" => Ok(Seat::Human),
-            level => level.parse().map(Seat::Engine).map_err(|_| format!("`{text}` is not human or a level 1-5")),
-        }
-    }
-}
 
 /// Arguments of `kulami play`.
 #[derive(Args, Debug)]

@@ -174,7 +174,8 @@ impl Saved {
             },
             _ => return Err(format!("`{}` is not a saved board", self.board)),
         };
-        let seats = [self.seats[0].parse::<Seat>()?, self.seats[1].parse::<Seat>()?];
+        let seat = |text: &str| text.parse::<Seat>().map_err(|error| error.to_string());
+        let seats = [seat(&self.seats[0])?, seat(&self.seats[1])?];
         if game.position().layout().as_ref() != &board.layout() {
             return Err("the saved game does not match its board".to_owned());
         }

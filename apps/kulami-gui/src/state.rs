@@ -7,25 +7,7 @@ use kulami_ai::Level;
 use kulami_core::{Cell, Color, Game, Layout, Move, MoveError, Scoring, Winner};
 use kulami_layouts::Shape;
 
-/// Who plays a side of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person clicking.
-    Human,
-    /// The engine at a level.
-    Engine(Level),
-}
-
-impl std::str::FromStr for Seat {
-    type Err = String;
-    /// `human`, or a level 1 to 5 for the computer.
-    fn from_str(text: &str) -> Result<Seat, String> {
-        match text {
-            "human" => Ok(Seat::Human),
-            level => level.parse().map(Seat::Engine).map_err(|_| format!("`{text}` is not human or a level 1-5")),
-        }
-    }
-}
+pub use kulami_ai::Seat;
 
 /// Where the board comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -573,13 +555,6 @@ mod tests {
         assert_eq!(state.game().position().layout().to_one_line(), "AAB/CCB");
         assert_eq!(state.seats_by_color(), [Seat::Engine(Level::Club), Seat::Human]);
         assert!(state.can_bring_back(), "the finished game can still be looked at");
-    }
-
-    #[test]
-    fn seats_are_named_on_the_command_line() {
-        assert_eq!("human".parse(), Ok(Seat::Human));
-        assert_eq!("3".parse(), Ok(Seat::Engine(Level::Club)));
-        assert!("robot".parse::<Seat>().unwrap_err().contains("human or a level"));
     }
 
     #[test]

@@ -87,6 +87,38 @@ impl FromStr for Level {
     }
 }
 
+/// Who plays a side of a game: a person, or the engine at a level (for programs that seat
+/// players, as the terminal and desktop games do).
+///
+/// ```
+/// use kulami_ai::{Level, Seat};
+/// assert_eq!("human".parse(), Ok(Seat::Human));
+/// assert_eq!("4".parse(), Ok(Seat::Engine(Level::Expert)));
+/// assert!("robot".parse::<Seat>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Seat {
+    /// A person.
+    Human,
+    /// The engine at a level.
+    Engine(Level),
+}
+
+/// A seat name that is neither `human` nor a level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not human or a level 1-5")]
+pub struct ParseSeatError(pub String);
+
+impl FromStr for Seat {
+    type Err = ParseSeatError;
+    fn from_str(text: &str) -> Result<Seat, ParseSeatError> {
+        match text {
+            "human" => Ok(Seat::Human),
+            level => level.parse().map(Seat::Engine).map_err(|_| ParseSeatError(text.to_owned())),
+        }
+    }
+}
+
 /// How long the engine may think: a fixed time per move, or a share of what is left on a clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -12,7 +12,7 @@ mod search;
 pub mod stats;
 pub mod tournament;
 
-pub use engine::{Clock, Engine, EngineOptions, Level, ParseLevelError, TimeControl};
+pub use engine::{Clock, Engine, EngineOptions, Level, ParseLevelError, ParseSeatError, Seat, TimeControl};
 pub use eval::KulamiEvaluator;
 pub use game::{Evaluator, PackedMove, SearchGame};
 pub use kulami::{KulamiState, POINT};
