@@ -8,6 +8,17 @@ pub fn run() -> anyhow::Result<()> {
     cargo(&["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"])?;
     cargo(&["test", "--workspace", "--all-features"])?;
     // The libraries are fit for crates.io: metadata, readme, and a build from the packaged files.
-    cargo(&["package", "--allow-dirty", "-p", "kulami-core", "-p", "kulami-layouts", "-p", "kulami-ai"])?;
+    cargo(&[
+        "package",
+        "--allow-dirty",
+        "-p",
+        "game-search",
+        "-p",
+        "kulami-core",
+        "-p",
+        "kulami-layouts",
+        "-p",
+        "kulami-ai",
+    ])?;
     Ok(())
 }

@@ -4,7 +4,7 @@ use kulami_core::{Cell, Color, Move, Position, Scoring};
 
 use crate::eval::KulamiEvaluator;
 use crate::kulami::KulamiState;
-use crate::search::{Limits, Searcher};
+use game_search::{Limits, Searcher};
 
 /// A suggested move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! goes on (8 plies at the start, up to 25 near the end), and no transposition table, iterative
 //! deepening, move ordering or time control.
 
-use crate::game::{Evaluator, SearchGame};
-use crate::search::alphabeta::INFINITY;
+use game_search::INFINITY;
+use game_search::{Evaluator, SearchGame};
 
 /// The search depth for a position with `moves_left` plies to go at most: 8 until 34 remain,
 /// then one more for each move played, so that from 21 left it searches to the end, up to 25.

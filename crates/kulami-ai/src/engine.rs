@@ -11,10 +11,10 @@ use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
 use crate::baseline;
 use crate::eval::KulamiEvaluator;
-use crate::game::{Evaluator, SearchGame};
 use crate::kulami::{KulamiState, POINT};
-use crate::mcts::{self, MctsLimits, MctsOptions, MctsResult};
-use crate::search::{Limits, SearchResult, Searcher};
+use game_search::mcts::{self, MctsLimits, MctsOptions, MctsResult};
+use game_search::{Evaluator, SearchGame};
+use game_search::{Limits, SearchResult, Searcher};
 
 /// How an engine chooses its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -332,7 +332,7 @@ impl Engine {
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let cap = self.options.time.cap(own_moves_left);
         let budget = self.options.time.budget(own_moves_left);
-        let capped = |limits: Limits| Limits { time: cap, ..limits };
+        let capped = |limits: Limits| limits.with_time(cap);
         match self.level {
             Level::Beginner => {
                 let result = self.search(state, capped(Limits::depth(1)), cancel);
@@ -388,7 +388,7 @@ impl Engine {
     fn judge_swap(&mut self, state: &KulamiState) -> SearchResult<Cell> {
         let depth = swap_judgement_depth(state.moves_left_at_most());
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
-        let limits = Limits { time: self.options.time.cap(own_moves_left), ..Limits::depth(depth) };
+        let limits = Limits::depth(depth).with_time(self.options.time.cap(own_moves_left));
         self.searcher.search(state, &KulamiEvaluator::default(), limits, None)
     }
 
@@ -399,7 +399,7 @@ impl Engine {
         let start = std::time::Instant::now();
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let depth = swap_judgement_depth(state.moves_left_at_most().saturating_sub(1)) + 1;
-        let limits = Limits { time: self.options.time.cap(own_moves_left), ..Limits::depth(depth) };
+        let limits = Limits::depth(depth).with_time(self.options.time.cap(own_moves_left));
         let ranked = self.searcher.rank_moves(state, &KulamiEvaluator::default(), limits);
         let balanced = ranked.moves.iter().min_by_key(|(_, value)| value.abs()).copied();
         SearchResult {

@@ -6,8 +6,8 @@
 
 use kulami_core::{largest_area, line_sum};
 
-use crate::game::{Evaluator, SearchGame};
 use crate::kulami::{KulamiState, POINT};
+use game_search::{Evaluator, SearchGame};
 
 /// The features, each from the side to move's point of view (mine minus the opponent's).
 pub const FEATURES: [&str; 7] = ["tiles", "secured", "leaning", "mobility", "area", "lines", "tempo"];

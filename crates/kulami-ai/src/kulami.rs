@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use kulami_core::{Cell, CellSet, Color, FRAME_CELLS, MAX_TILES, Move, Position, Scoring};
 
-use crate::game::SearchGame;
+use game_search::SearchGame;
 
 /// Values are hundredths of a point.
 pub const POINT: i32 = 100;
@@ -95,6 +95,15 @@ impl KulamiState {
 impl SearchGame for KulamiState {
     type Move = Cell;
     type Moves = CellSet;
+    const MOVE_SLOTS: usize = FRAME_CELLS;
+
+    fn pack(cell: Cell) -> u16 {
+        cell.index() as u16
+    }
+
+    fn unpack(number: u16) -> Option<Cell> {
+        Cell::from_index(usize::from(number))
+    }
 
     fn moves(&self) -> CellSet {
         self.position.legal_moves()

@@ -20,8 +20,8 @@ use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
 use crate::eval::KulamiEvaluator;
 use crate::kulami::{KulamiState, POINT};
-use crate::search::{Limits, Searcher};
 use crate::{Engine, EngineOptions, Level, SearchGame};
+use game_search::{Limits, Searcher};
 
 /// The least lead, in points, of a clearly best move over the next best that does not change
 /// who wins.

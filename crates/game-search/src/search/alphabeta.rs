@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use super::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE};
 use super::{Claims, SearchResult, Shared};
-use crate::game::{Evaluator, PackedMove, SearchGame};
+use crate::game::{Evaluator, SearchGame};
 
 /// Above any value a game can reach.
-pub(crate) const INFINITY: i32 = 1_000_000;
+pub const INFINITY: i32 = 1_000_000;
 /// Plies left at which the search goes straight to the exact solution after a warm-up: with a
 /// time limit only where the solution nearly always takes well under a second (an unfinished
 /// solution leaves just the warm-up's shallow move), without one wherever it is feasible at all.
@@ -96,7 +96,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             stopped: false,
             cancel: None,
             killers: Vec::new(),
-            history: vec![0; 2 * G::Move::COUNT],
+            history: vec![0; 2 * G::MOVE_SLOTS],
             buffers: Vec::new(),
         }
     }
@@ -184,7 +184,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         self.buffers[0] = moves;
         let (value, mv) = best.expect("the root has moves");
-        self.store(key, value, (alpha, beta), depth, game.moves_left_at_most(), mv.pack());
+        self.store(key, value, (alpha, beta), depth, game.moves_left_at_most(), G::pack(mv));
         Some((value, mv, true))
     }
 
@@ -318,7 +318,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         self.buffers[ply] = moves;
         if use_table {
-            let best = best_move.map_or(NO_MOVE, PackedMove::pack);
+            let best = best_move.map_or(NO_MOVE, G::pack);
             self.store(key, best_value, (original_alpha, beta), depth, moves_left, best);
         }
         best_value
@@ -431,7 +431,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        let slot = (game.ply() & 1) * G::Move::COUNT + usize::from(mv.pack());
+        let slot = (game.ply() & 1) * G::MOVE_SLOTS + usize::from(G::pack(mv));
         self.history[slot] = (self.history[slot] + (depth * depth) as i32).min(1 << 24);
     }
 
@@ -446,10 +446,10 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        let side = (game.ply() & 1) * G::Move::COUNT;
+        let side = (game.ply() & 1) * G::MOVE_SLOTS;
         let killers = self.killers[ply];
         for mv in game.moves() {
-            let score = if mv.pack() == table_move {
+            let score = if G::pack(mv) == table_move {
                 TABLE_MOVE
             } else if exact {
                 game.order_hint(mv)
@@ -458,7 +458,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             } else if killers[1] == Some(mv) {
                 KILLER[1]
             } else {
-                self.history[side + usize::from(mv.pack())] + game.order_hint(mv)
+                self.history[side + usize::from(G::pack(mv))] + game.order_hint(mv)
             };
             moves.push((score, mv));
         }
@@ -479,7 +479,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
                 .shared
                 .table
                 .probe(line.hash())
-                .and_then(|entry| G::Move::unpack(entry.best))
+                .and_then(|entry| G::unpack(entry.best))
                 .filter(|&mv| line.moves().into_iter().any(|legal| legal == mv));
             let next = match value {
                 Some(value) => self.move_keeping(&mut line, value, stored),

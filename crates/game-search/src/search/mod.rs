@@ -4,6 +4,8 @@
 //! the search is then the endgame solver.
 
 pub(crate) mod alphabeta;
+
+pub use alphabeta::INFINITY;
 mod tt;
 
 use std::sync::Arc;
@@ -45,10 +47,10 @@ impl Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
     }
 
-    /// The same limits with a time limit too.
+    /// The same limits with this time limit (`None`: none).
     #[must_use]
-    pub fn and_time(self, time: Duration) -> Limits {
-        Limits { time: Some(time), ..self }
+    pub fn with_time(self, time: Option<Duration>) -> Limits {
+        Limits { time, ..self }
     }
 }
 

@@ -1,16 +1,19 @@
-//! The small game interface the searches are written against, so that other two-player,
-//! perfect-information, zero-sum games can reuse them.
+//! The small game interface the searches are written against: any two-player,
+//! perfect-information, zero-sum game with make/unmake moves.
 
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// A two-player game position that a search can walk with make/unmake.
 ///
-/// Values are from the point of view of the side to move, in hundredths of a point: positive is
-/// good for the player about to move.
+/// Values are from the point of view of the side to move, in the game's own unit (Kulami uses
+/// hundredths of a point): positive is good for the player about to move. Values must stay well
+/// inside `-INFINITY..INFINITY`.
 pub trait SearchGame: Clone + Send {
     /// A move.
-    type Move: PackedMove + Eq + Hash + Debug + Send + Sync + 'static;
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// Every move packs into a number below this (for the table and the move statistics).
+    const MOVE_SLOTS: usize;
     /// The legal moves, as a cheap copyable collection.
     type Moves: IntoIterator<Item = Self::Move> + Copy;
 
@@ -30,30 +33,14 @@ pub trait SearchGame: Clone + Send {
     fn moves_left_at_most(&self) -> usize;
     /// The final value, from the side to move's point of view, if the game is over.
     fn terminal_value(&self) -> Option<i32>;
+    /// `mv` as a number below [`SearchGame::MOVE_SLOTS`].
+    fn pack(mv: Self::Move) -> u16;
+    /// The move with this number, if it is one.
+    fn unpack(number: u16) -> Option<Self::Move>;
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0
-    }
-}
-
-/// A move as a small number, for the transposition table and the history tables.
-pub trait PackedMove: Copy {
-    /// Packed moves are below this.
-    const COUNT: usize;
-    /// The move's number, below [`PackedMove::COUNT`].
-    fn pack(self) -> u16;
-    /// The move with this number.
-    fn unpack(number: u16) -> Option<Self>;
-}
-
-impl PackedMove for kulami_core::Cell {
-    const COUNT: usize = kulami_core::FRAME_CELLS;
-    fn pack(self) -> u16 {
-        self.index() as u16
-    }
-    fn unpack(number: u16) -> Option<Self> {
-        kulami_core::Cell::from_index(usize::from(number))
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
-use crate::game::{PackedMove, SearchGame};
+use crate::game::SearchGame;
 
 /// How the tree is searched.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,15 +62,14 @@ pub const PV_MIN_VISITS: u32 = 8;
 /// playouts on one thread always returns the same move. Setting `cancel` stops it at once.
 ///
 /// ```
-/// use std::{sync::Arc, time::Duration};
-/// use kulami_ai::{KulamiState, mcts::{self, MctsLimits, MctsOptions}};
-/// use kulami_core::{Layout, Position, Scoring};
-/// let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
-/// let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-/// let limits = MctsLimits { time: Duration::from_secs(1), playouts: 500, threads: 1 };
-/// let found = mcts::search(&state, MctsOptions::STRONG, limits, 7, None);
-/// assert!(state.position().legal_moves().contains(found.best.unwrap()));
-/// assert_eq!(found.playouts, 500);
+/// use std::time::Duration;
+/// use game_search::mcts::{self, MctsLimits, MctsOptions};
+/// use game_search::nim::Nim;
+/// // Ten counters, take one to three: taking two leaves a multiple of four, which wins.
+/// let limits = MctsLimits { time: Duration::from_secs(5), playouts: 3000, threads: 1 };
+/// let found = mcts::search(&Nim::new(10), MctsOptions::STRONG, limits, 7, None);
+/// assert_eq!(found.best, Some(2));
+/// assert_eq!(found.playouts, 3000);
 /// ```
 ///
 /// # Panics
@@ -160,7 +159,7 @@ struct Tree<G: SearchGame> {
 
 impl<G: SearchGame> Tree<G> {
     fn new(game: G, options: MctsOptions, seed: u64) -> Tree<G> {
-        let words = G::Move::COUNT.div_ceil(64);
+        let words = G::MOVE_SLOTS.div_ceil(64);
         Tree {
             game,
             options,
@@ -333,112 +332,19 @@ impl<G: SearchGame> Tree<G> {
             // Moves from this depth on, by side: the side to move here made played[depth], ...
             while next_move > depth {
                 next_move -= 1;
-                let packed = usize::from(self.played[next_move].pack());
+                let packed = usize::from(G::pack(self.played[next_move]));
                 self.made_later[next_move % 2][packed / 64] |= 1 << (packed % 64);
             }
             let own_moves = &self.made_later[depth % 2];
             let child_reward = 1.0 - mover_reward;
             for child in self.children(index) {
                 let node = &mut self.nodes[child];
-                let packed = usize::from(node.mv.expect("children have moves").pack());
+                let packed = usize::from(G::pack(node.mv.expect("children have moves")));
                 if own_moves[packed / 64] & (1 << (packed % 64)) != 0 {
                     node.amaf_visits += 1;
                     node.amaf_wins += child_reward;
                 }
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::kulami::KulamiState;
-    use kulami_core::{Layout, Position, Scoring};
-    use std::sync::Arc;
-
-    fn limits(playouts: u64, threads: usize) -> MctsLimits {
-        MctsLimits { time: Duration::from_secs(30), playouts, threads }
-    }
-
-    #[test]
-    fn returns_a_legal_move_after_the_playouts_asked_for() {
-        let layout = Arc::new(Layout::parse("AABB").unwrap());
-        let position = Position::from_moves(layout, &["a1".parse().unwrap()]).unwrap();
-        let state = KulamiState::new(position, Scoring::Standard);
-        for options in [MctsOptions::PLAIN, MctsOptions::STRONG] {
-            let found = search(&state, options, limits(200, 2), 1, None);
-            assert!(state.position().legal_moves().contains(found.best.unwrap()));
-            assert_eq!(found.playouts, 400);
-        }
-    }
-
-    #[test]
-    fn the_line_is_legal_and_starts_with_the_best_move() {
-        let layout = Arc::new(Layout::parse("AABBCC/DDEEFF/GGHHII").unwrap());
-        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-        for threads in [1, 2] {
-            let found = search(&state, MctsOptions::STRONG, limits(4000, threads), 3, None);
-            assert_eq!(found.pv.first().copied(), found.best);
-            assert!(found.pv.len() >= 3, "4000 playouts visit three plies deep: {:?}", found.pv);
-            assert!((0.0..=1.0).contains(&found.win_rate));
-            let mut line = state.clone();
-            for &mv in &found.pv {
-                assert!(line.position().legal_moves().contains(mv), "{mv} in {:?}", found.pv);
-                line.play(mv);
-            }
-        }
-    }
-
-    #[test]
-    fn a_finished_game_has_no_move() {
-        let layout = Arc::new(Layout::parse("AABB").unwrap());
-        let moves = kulami_core::notation::parse_moves("a1 c1").unwrap();
-        let state = KulamiState::new(Position::from_moves(layout, &moves).unwrap(), Scoring::Standard);
-        let found = search(&state, MctsOptions::STRONG, limits(100, 1), 1, None);
-        assert_eq!((found.best, found.playouts), (None, 0));
-    }
-
-    #[test]
-    fn the_same_seed_gives_the_same_search() {
-        let layout = Arc::new(Layout::parse("AABBCC/DDEEFF/GGHHII").unwrap());
-        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-        let first = search(&state, MctsOptions::STRONG, limits(3000, 1), 9, None);
-        assert_eq!(search(&state, MctsOptions::STRONG, limits(3000, 1), 9, None), first);
-    }
-
-    #[test]
-    fn a_time_beyond_the_clock_is_no_limit() {
-        let layout = Arc::new(Layout::parse("AABB/CCDD").unwrap());
-        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-        let limits = MctsLimits { time: Duration::MAX, playouts: 50, threads: 1 };
-        assert_eq!(search(&state, MctsOptions::STRONG, limits, 1, None).playouts, 50);
-    }
-
-    #[test]
-    fn a_set_cancel_flag_stops_after_the_first_playout() {
-        let layout = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
-        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-        let found = search(&state, MctsOptions::STRONG, limits(u64::MAX, 1), 1, Some(&AtomicBool::new(true)));
-        assert_eq!(found.playouts, 1);
-        assert!(found.best.is_some());
-    }
-
-    #[test]
-    fn both_settings_find_a_best_first_move_on_a_small_board() {
-        // The exact alpha-beta search knows the value of every first move; MCTS must pick a best one.
-        let layout = Arc::new(Layout::parse("AAB/CCB").unwrap());
-        let state = KulamiState::new(Position::new(layout), Scoring::Standard);
-        let solve = |game: &KulamiState| {
-            crate::search::Searcher::new(1, 1)
-                .search(game, &crate::eval::KulamiEvaluator::default(), crate::search::Limits::default(), None)
-                .value
-        };
-        for options in [MctsOptions::PLAIN, MctsOptions::STRONG] {
-            let mv = search(&state, options, limits(3000, 1), 2, None).best.unwrap();
-            let mut after = state.clone();
-            after.play(mv);
-            assert_eq!(-solve(&after), solve(&state), "{options:?} picked {mv}, which is not best");
         }
     }
 }

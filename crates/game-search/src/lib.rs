@@ -1,0 +1,10 @@
+#![doc = include_str!("../README.md")]
+
+mod game;
+pub mod mcts;
+pub mod nim;
+mod search;
+pub mod stats;
+
+pub use game::{Evaluator, SearchGame};
+pub use search::{INFINITY, Limits, RankedMoves, SearchResult, Searcher};

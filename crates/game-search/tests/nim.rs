@@ -1,0 +1,67 @@
+//! The searches on a game whose every value is known: the player to move loses Nim (take one
+//! to three, the last counter wins) exactly when the pile is a multiple of four.
+
+use std::time::Duration;
+
+use game_search::mcts::{self, MctsLimits, MctsOptions};
+use game_search::nim::{Nim, WIN};
+use game_search::{Evaluator, Limits, SearchGame, Searcher};
+
+struct Even;
+impl Evaluator<Nim> for Even {
+    fn evaluate(&self, _: &Nim) -> i32 {
+        0
+    }
+}
+
+fn known_value(counters: u8) -> i32 {
+    if counters.is_multiple_of(4) { -WIN } else { WIN }
+}
+
+#[test]
+fn the_solver_knows_every_pile() {
+    for threads in [1, 2] {
+        let mut searcher = Searcher::new(1, threads);
+        for counters in 1..=40 {
+            let solved = searcher.search(&Nim::new(counters), &Even, Limits::default(), None);
+            assert!(solved.exact, "{counters}");
+            assert_eq!(solved.value, known_value(counters), "{counters} counters, {threads} threads");
+            if !counters.is_multiple_of(4) {
+                assert_eq!(solved.best, Some(counters % 4), "the winning take from {counters}");
+            }
+            // The line plays to the end of the game.
+            let mut line = Nim::new(counters);
+            for &take in &solved.pv {
+                line.play(take);
+            }
+            assert_eq!(line.counters(), 0, "{counters}: {:?}", solved.pv);
+        }
+    }
+}
+
+#[test]
+fn every_move_is_ranked_with_its_value() {
+    let ranked = Searcher::new(1, 1).rank_moves(&Nim::new(9), &Even, Limits::default());
+    assert!(ranked.exact);
+    assert_eq!(ranked.moves, vec![(1, WIN), (2, -WIN), (3, -WIN)]);
+}
+
+#[test]
+fn a_shallow_search_is_not_exact_and_respects_its_depth() {
+    let found = Searcher::new(1, 1).search(&Nim::new(30), &Even, Limits::depth(3), None);
+    assert!(!found.exact);
+    assert_eq!(found.depth, 3);
+    assert!(found.best.is_some());
+}
+
+#[test]
+fn monte_carlo_tree_search_finds_the_winning_take() {
+    for counters in [5, 6, 7, 10, 11] {
+        let limits = MctsLimits { time: Duration::from_secs(20), playouts: 4000, threads: 1 };
+        for options in [MctsOptions::PLAIN, MctsOptions::STRONG] {
+            let found = mcts::search(&Nim::new(counters), options, limits, 3, None);
+            assert_eq!(found.best, Some(counters % 4), "{counters} counters with {options:?}");
+            assert!(found.win_rate > 0.5, "{counters}: {}", found.win_rate);
+        }
+    }
+}
