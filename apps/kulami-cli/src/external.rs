@@ -2,7 +2,6 @@
 
 use std::io::{BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
@@ -10,7 +9,7 @@ use kulami_ai::Clock;
 use kulami_ai::tournament::{Player, PlayerError};
 use kulami_cli::lines::{Line, read_line};
 use kulami_cli::protocol::MAX_LINE;
-use kulami_core::{Layout, Move, Position, Scoring};
+use kulami_core::{Move, Position, Scoring};
 
 /// An external engine, talked to over its stdin and stdout.
 pub struct ExternalPlayer {
@@ -96,9 +95,10 @@ impl Player for ExternalPlayer {
         self.command.clone()
     }
 
-    fn new_game(&mut self, layout: &Arc<Layout>, scoring: Scoring) -> Result<(), PlayerError> {
-        self.ask(&format!("layout {}", layout.to_one_line()))?;
+    fn new_game(&mut self, start: &Position, scoring: Scoring) -> Result<(), PlayerError> {
+        self.ask(&format!("layout {}", start.layout().to_one_line()))?;
         self.ask(&format!("scoring {scoring}"))?;
+        self.ask(if start.swap_rule() { "swap on" } else { "swap off" })?;
         self.synced = 0;
         Ok(())
     }

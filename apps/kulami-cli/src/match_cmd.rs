@@ -40,6 +40,9 @@ pub struct MatchArgs {
     /// Scoring of every game.
     #[arg(long, default_value = "standard")]
     scoring: Scoring,
+    /// Play every game with the swap (pie) rule.
+    #[arg(long)]
+    swap: bool,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -183,8 +186,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.concurrency == 0 || args.threads == 0 {
         bail!("--concurrency and --threads must be at least 1");
     }
-    let plan =
-        MatchPlan { boards: boards(args)?, scoring: args.scoring, concurrency: args.concurrency, clock: args.tc };
+    let plan = MatchPlan {
+        boards: boards(args)?,
+        scoring: args.scoring,
+        concurrency: args.concurrency,
+        clock: args.tc,
+        swap_rule: args.swap,
+    };
     let options = EngineOptions::default().with_time(TimeControl::PerMove(args.movetime)).with_threads(args.threads);
     // An external engine that stays silent much longer than it may think has failed.
     let timeout = args.tc.map_or(args.movetime * 10, |clock| clock.limit + clock.increment) + Duration::from_secs(10);

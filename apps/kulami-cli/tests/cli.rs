@@ -319,6 +319,14 @@ fn match_between_levels_and_an_external_engine() {
     let summary = json(&["match", "2", &engine, "--boards", "easy,medium", "--json"]);
     assert_eq!(summary["games"], 4);
     assert!(summary["results"].as_array().unwrap().iter().all(|g| g["forfeit"].is_null()), "{summary}");
+    // With the swap rule every first marble on the beginner board is taken over, by the built-in
+    // level and by the external engine alike (it is told `swap on`).
+    let swapped = json(&["match", "2", &engine, "--boards", "easy", "--swap", "--json"]);
+    for game in swapped["results"].as_array().unwrap() {
+        let moves: Vec<&str> = game["moves"].as_str().unwrap().split(' ').collect();
+        assert_eq!(moves.get(1), Some(&"swap"), "{game}");
+        assert!(game["forfeit"].is_null(), "{game}");
+    }
     let broken = json(&["match", "2", "cmd:/no/such/engine", "--random", "1", "--json"]);
     assert_eq!(broken["wins"], 2, "a player that cannot start forfeits");
     assert!(broken["results"][0]["forfeit"].as_str().unwrap().contains("cannot start"));

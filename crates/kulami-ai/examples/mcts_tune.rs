@@ -12,7 +12,7 @@ use kulami_ai::mcts::{self, MctsLimits, MctsOptions};
 use kulami_ai::stats::Tally;
 use kulami_ai::tournament::{MatchPlan, Player, PlayerError, run_match};
 use kulami_ai::{Clock, Engine, EngineOptions, KulamiState, Level, TimeControl};
-use kulami_core::{Layout, Move, Position, Scoring};
+use kulami_core::{Move, Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
 struct MctsPlayer {
@@ -25,7 +25,7 @@ impl Player for MctsPlayer {
     fn name(&self) -> String {
         format!("{:?}", self.options)
     }
-    fn new_game(&mut self, _layout: &Arc<Layout>, _scoring: Scoring) -> Result<(), PlayerError> {
+    fn new_game(&mut self, _start: &Position, _scoring: Scoring) -> Result<(), PlayerError> {
         Ok(())
     }
     fn choose(&mut self, position: &Position, scoring: Scoring, _clock: Option<Clock>) -> Result<Move, PlayerError> {
@@ -59,6 +59,7 @@ fn main() {
         scoring: Scoring::Standard,
         concurrency: 2,
         clock: None,
+        swap_rule: false,
     };
     let outcomes = run_match(&plan, |side| Ok(player(&args[side], time)), |_| std::ops::ControlFlow::Continue(()));
     let mut tally = Tally::default();

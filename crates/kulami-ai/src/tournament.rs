@@ -20,11 +20,11 @@ pub struct PlayerError(pub String);
 pub trait Player: Send {
     /// A short name for results tables.
     fn name(&self) -> String;
-    /// Prepares for a new game.
+    /// Prepares for a new game from `start` (its board and swap rule).
     ///
     /// # Errors
     /// If the player cannot start one.
-    fn new_game(&mut self, layout: &Arc<Layout>, scoring: Scoring) -> Result<(), PlayerError>;
+    fn new_game(&mut self, start: &Position, scoring: Scoring) -> Result<(), PlayerError>;
     /// The move for the side to move in `position`; under a game clock, `clock` is the side to
     /// move's (otherwise the player keeps to its own time per move).
     ///
@@ -38,7 +38,7 @@ impl Player for Engine {
         self.level().to_string()
     }
 
-    fn new_game(&mut self, _layout: &Arc<Layout>, _scoring: Scoring) -> Result<(), PlayerError> {
+    fn new_game(&mut self, _start: &Position, _scoring: Scoring) -> Result<(), PlayerError> {
         Engine::new_game(self);
         Ok(())
     }
@@ -127,11 +127,11 @@ impl Forfeit {
 pub struct GameOutcome {
     /// Index of the board in the match's list.
     pub board: usize,
-    /// The colour of the first player (A).
+    /// The seat of the first player (A): the colour A began with.
     pub a_color: Color,
     /// The moves played.
     pub moves: Vec<Move>,
-    /// Final totals, red and black.
+    /// Final totals of the red seat and the black seat.
     pub totals: (usize, usize),
     /// Points for A: 1, 0.5 or 0.
     pub a_points: f64,
@@ -139,44 +139,55 @@ pub struct GameOutcome {
     pub forfeit: Option<Forfeit>,
 }
 
-/// How one game went.
+/// How one game went, by seat (the player who began as red, the one who began as black).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The moves played.
     pub moves: Vec<Move>,
-    /// The winner; a player that fails loses.
+    /// The winning seat; a player that fails loses.
     pub winner: Winner,
-    /// Final totals, red and black (as the board stood if a player failed).
+    /// Final totals of the red seat and the black seat (as the board stood if a player failed).
     pub totals: (usize, usize),
     /// Who failed and how.
     pub forfeit: Option<Forfeit>,
 }
 
-/// Plays one game between `red` and `black`, under `clock` if given (a player whose clock
-/// runs out while it thinks loses).
+/// Plays one game from `start` (a new game: its board and swap rule) between `red` (who moves
+/// first) and `black`, under `clock` if given (a player whose clock runs out while it thinks
+/// loses). After a swap the players exchange colours, each keeping their own clock; the result
+/// is told by seat: [`Winner::Red`], the forfeit's colour and the first total are `red`'s.
 pub fn play_game<'p>(
     red: &mut (dyn Player + 'p),
     black: &mut (dyn Player + 'p),
-    layout: &Arc<Layout>,
+    start: &Position,
     scoring: Scoring,
     clock: Option<GameClock>,
 ) -> GameResult {
-    let mut position = Position::new(Arc::clone(layout));
+    let mut position = start.clone();
+    // The seat (the player who began as that colour) that plays `color` now.
+    let seat_of = |position: &Position, color: Color| if position.swapped() { color.other() } else { color };
     let end = |position: &Position, forfeit: Option<Forfeit>| {
         let score = position.score(scoring);
-        let winner = forfeit.as_ref().map_or(score.winner, |forfeit| Winner::from(forfeit.color.other()));
-        GameResult { moves: position.moves().collect(), winner, totals: (score.red.total, score.black.total), forfeit }
+        let seat_total = |seat: Color| score.player(seat_of(position, seat)).total;
+        let winner = match (&forfeit, score.winner) {
+            (Some(forfeit), _) => Winner::from(forfeit.color.other()),
+            (None, Winner::Draw) => Winner::Draw,
+            (None, Winner::Red) => Winner::from(seat_of(position, Color::Red)),
+            (None, Winner::Black) => Winner::from(seat_of(position, Color::Black)),
+        };
+        let totals = (seat_total(Color::Red), seat_total(Color::Black));
+        GameResult { moves: position.moves().collect(), winner, totals, forfeit }
     };
     for color in Color::BOTH {
         let player = if color == Color::Red { &mut *red } else { &mut *black };
-        if let Err(error) = player.new_game(layout, scoring) {
+        if let Err(error) = player.new_game(start, scoring) {
             let reason = ForfeitReason::CouldNotStart(error);
             return end(&position, Some(Forfeit { color, player: player.name(), reason }));
         }
     }
     let mut remaining = [clock.map(|clock| clock.limit); 2];
     while !position.is_game_over() {
-        let color = position.side_to_move();
+        let color = seat_of(&position, position.side_to_move());
         let player = if color == Color::Red { &mut *red } else { &mut *black };
         let own = &mut remaining[color.index()];
         let reading = clock.zip(*own).map(|(clock, left)| Clock { remaining: left, increment: clock.increment });
@@ -211,6 +222,8 @@ pub struct MatchPlan {
     pub concurrency: usize,
     /// The game clock; `None` leaves each player to its own time per move.
     pub clock: Option<GameClock>,
+    /// Whether the games are played with the swap rule.
+    pub swap_rule: bool,
 }
 
 /// Plays the match. `make_player(0)` and `make_player(1)` build players A and B for one worker
@@ -245,7 +258,8 @@ where
                     let GameResult { moves, winner, totals, forfeit } = match &mut players {
                         [Ok(a), Ok(b)] => {
                             let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
-                            play_game(red.as_mut(), black.as_mut(), &plan.boards[board], plan.scoring, plan.clock)
+                            let start = Position::new(Arc::clone(&plan.boards[board])).with_swap_rule(plan.swap_rule);
+                            play_game(red.as_mut(), black.as_mut(), &start, plan.scoring, plan.clock)
                         }
                         [a, b] => {
                             let (failed, name, error) = match (a, b) {
@@ -292,7 +306,7 @@ mod tests {
         fn name(&self) -> String {
             "broken".into()
         }
-        fn new_game(&mut self, _: &Arc<Layout>, _: Scoring) -> Result<(), PlayerError> {
+        fn new_game(&mut self, _: &Position, _: Scoring) -> Result<(), PlayerError> {
             Ok(())
         }
         fn choose(&mut self, _: &Position, _: Scoring, _: Option<Clock>) -> Result<Move, PlayerError> {
@@ -306,7 +320,7 @@ mod tests {
         fn name(&self) -> String {
             "slow".into()
         }
-        fn new_game(&mut self, _: &Arc<Layout>, _: Scoring) -> Result<(), PlayerError> {
+        fn new_game(&mut self, _: &Position, _: Scoring) -> Result<(), PlayerError> {
             Ok(())
         }
         fn choose(&mut self, position: &Position, _: Scoring, _: Option<Clock>) -> Result<Move, PlayerError> {
@@ -315,20 +329,63 @@ mod tests {
         }
     }
 
+    /// An engine that notes the number of every move it is asked for.
+    struct Noting {
+        engine: Engine,
+        asked: Vec<usize>,
+    }
+    impl Player for Noting {
+        fn name(&self) -> String {
+            "noting".into()
+        }
+        fn new_game(&mut self, start: &Position, scoring: Scoring) -> Result<(), PlayerError> {
+            Player::new_game(&mut self.engine, start, scoring)
+        }
+        fn choose(&mut self, position: &Position, scoring: Scoring, clock: Option<Clock>) -> Result<Move, PlayerError> {
+            self.asked.push(position.move_count() + 1);
+            Player::choose(&mut self.engine, position, scoring, clock)
+        }
+    }
+
+    #[test]
+    fn after_a_swap_the_first_player_answers_as_black_and_the_result_is_by_seat() {
+        // On this board every first marble is worth taking over, so the second player swaps.
+        let board = Arc::new(Layout::parse("AAB/CCB/DEE/DFF").unwrap());
+        let start = Position::new(board).with_swap_rule(true);
+        let noting = || Noting { engine: Engine::new(Level::Club, EngineOptions::default()), asked: Vec::new() };
+        let (mut first, mut second) = (noting(), noting());
+        let result = play_game(&mut first, &mut second, &start, Scoring::Standard, None);
+        assert_eq!(result.moves.get(1), Some(&Move::Swap), "{:?}", result.moves);
+        assert_eq!(&first.asked[..2], [1, 3], "the first player moves again right after the swap");
+        assert_eq!(&second.asked[..2], [2, 4]);
+        let end = start.clone().replay(&result.moves).unwrap();
+        assert!(end.is_game_over() && end.swapped());
+        // The first player now holds black: the result is told by seat.
+        let score = end.score(Scoring::Standard);
+        assert_eq!(result.totals, (score.black.total, score.red.total));
+        let expected = match score.winner {
+            Winner::Red => Winner::Black,
+            Winner::Black => Winner::Red,
+            Winner::Draw => Winner::Draw,
+        };
+        assert_eq!(result.winner, expected);
+    }
+
     #[test]
     fn a_player_whose_clock_runs_out_loses_and_the_engine_keeps_to_its_clock() {
         let board = Arc::new(Layout::parse("AABBCC/DDEEFF/GGHHII").unwrap());
         let clock = GameClock { limit: Duration::from_millis(300), increment: Duration::from_millis(20) };
         let mut engine = Engine::new(Level::Master, EngineOptions::default());
         let mut slow = Slow(Duration::from_millis(120));
-        let result = play_game(&mut engine, &mut slow, &board, Scoring::Standard, Some(clock));
+        let start = Position::new(board.clone());
+        let result = play_game(&mut engine, &mut slow, &start, Scoring::Standard, Some(clock));
         let forfeit = result.forfeit.expect("the slow player runs out of its 300 ms");
         assert!(forfeit.is_time_loss() && forfeit.color == Color::Black, "{forfeit}");
         assert_eq!(result.winner, Winner::Red);
         assert!(forfeit.to_string().starts_with("slow (black) lost on time: thought 0.1"), "{forfeit}");
         // Level 5 thinks 1 s a move by itself; under a 300 ms clock it must not flag.
         let mut quick = Slow(Duration::ZERO);
-        let result = play_game(&mut quick, &mut engine, &board, Scoring::Standard, Some(clock));
+        let result = play_game(&mut quick, &mut engine, &start, Scoring::Standard, Some(clock));
         assert_eq!(result.forfeit, None);
         assert_eq!(result.moves.len(), Position::new(board).replay(&result.moves).unwrap().move_count());
     }
@@ -337,7 +394,7 @@ mod tests {
     fn a_match_plays_each_board_with_both_colours() {
         let board = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
         let boards = vec![Arc::clone(&board), board];
-        let plan = MatchPlan { boards, scoring: Scoring::Standard, concurrency: 2, clock: None };
+        let plan = MatchPlan { boards, scoring: Scoring::Standard, concurrency: 2, clock: None, swap_rule: false };
         let make = |side: usize| -> Result<Box<dyn Player>, PlayerError> {
             Ok(if side == 0 { Box::new(Engine::new(Level::Club, EngineOptions::default())) } else { Box::new(Broken) })
         };
