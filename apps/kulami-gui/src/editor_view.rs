@@ -18,6 +18,8 @@ pub enum EditorRequest {
     Play(Layout),
     /// Save this board as a layout file at this path.
     Save(Layout, String),
+    /// Ask where to save this board, in the desktop's file dialog.
+    SaveAs(Layout),
 }
 
 /// Draws the editor; `path` is the text of the save field.
@@ -76,7 +78,10 @@ pub fn show(ui: &mut Ui, editor: &mut Editor, path: &mut String) -> Option<Edito
                 let label = ui.label("File");
                 ui.add(egui::TextEdit::singleline(path).desired_width(200.0)).labelled_by(label.id);
                 if ui.add_enabled(!path.trim().is_empty(), egui::Button::new("Save board")).clicked() {
-                    request = Some(EditorRequest::Save(layout, path.trim().to_owned()));
+                    request = Some(EditorRequest::Save(layout.clone(), path.trim().to_owned()));
+                }
+                if ui.button("Save as…").on_hover_text("Choose where to save the board").clicked() {
+                    request = Some(EditorRequest::SaveAs(layout));
                 }
             });
         }

@@ -87,6 +87,18 @@ pub fn ask_for_game_to_open(folder: &Path) -> Option<PathBuf> {
         .pick_file()
 }
 
+/// Asks the player where to save a board, in the desktop's file dialog (blocks: run it off the
+/// UI thread).
+#[must_use]
+pub fn ask_where_to_save_board(folder: &Path) -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .set_title("Save the Kulami board")
+        .set_directory(folder)
+        .set_file_name("board.txt")
+        .add_filter("Kulami board", &["txt"])
+        .save_file()
+}
+
 /// Asks the player where to save the game, in the desktop's file dialog (blocks: run it off the
 /// UI thread).
 #[must_use]

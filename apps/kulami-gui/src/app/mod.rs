@@ -28,12 +28,14 @@ use crate::saved::{Saved, Settings};
 use crate::state::{Action, GameState, Seat};
 
 /// What a file picked in a dialog is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum FileRequest {
     /// Open it as the game.
     OpenGame,
     /// Save the game to it.
     SaveGame,
+    /// Save this board (from the editor) to it.
+    SaveBoard(Box<kulami_core::Layout>),
 }
 
 /// How long a newly placed marble takes to drop into its hole.
@@ -372,7 +374,7 @@ impl KulamiApp {
         if let Some((request, task)) = &self.file_task {
             match task.poll() {
                 Status::Done(Some(path)) => {
-                    let request = *request;
+                    let request = request.clone();
                     self.file_task = None;
                     self.use_picked_file(request, &path);
                 }
@@ -396,25 +398,40 @@ impl KulamiApp {
 
     /// Opens or saves the game with the file the player picked.
     fn use_picked_file(&mut self, request: FileRequest, path: &std::path::Path) {
-        self.game_path = path.display().to_string();
+        let shown = path.display().to_string();
         match request {
-            FileRequest::OpenGame => match crate::files::load_game(path) {
-                Ok(game) => self.state.apply(Action::Load(Box::new(game))),
-                Err(error) => self.state.warn(format!("{error}; the game on the board is kept.")),
-            },
-            FileRequest::SaveGame => match crate::files::save_game(path, self.state.game()) {
-                Ok(()) => self.state.tell(format!("Game saved to {}.", path.display())),
-                Err(error) => self.state.warn(error),
-            },
+            FileRequest::OpenGame => {
+                self.game_path = shown;
+                match crate::files::load_game(path) {
+                    Ok(game) => self.state.apply(Action::Load(Box::new(game))),
+                    Err(error) => self.state.warn(format!("{error}; the game on the board is kept.")),
+                }
+            }
+            FileRequest::SaveGame => {
+                match crate::files::save_game(path, self.state.game()) {
+                    Ok(()) => self.state.tell(format!("Game saved to {shown}.")),
+                    Err(error) => self.state.warn(error),
+                }
+                self.game_path = shown;
+            }
+            FileRequest::SaveBoard(layout) => {
+                match crate::files::save_board(path, &layout) {
+                    Ok(()) => self.state.tell(format!("Board saved to {shown}.")),
+                    Err(error) => self.state.warn(error),
+                }
+                self.board_path = shown;
+            }
         }
     }
 
     /// Opens the desktop's file dialog for `request` on its own thread.
     fn ask_for_file(&mut self, request: FileRequest, ctx: &egui::Context) {
         let folder = crate::files::default_folder();
-        let ask = move || match request {
+        let kind = request.clone();
+        let ask = move || match kind {
             FileRequest::OpenGame => crate::files::ask_for_game_to_open(&folder),
             FileRequest::SaveGame => crate::files::ask_where_to_save_game(&folder),
+            FileRequest::SaveBoard(_) => crate::files::ask_where_to_save_board(&folder),
         };
         let game = self.state.game();
         let task = background::pick_file(game.position(), game.scoring(), ask, background::waking(ctx));
@@ -475,4 +492,32 @@ fn shortcuts(ui: &Ui, state: &GameState) -> Vec<Action> {
         }
         actions
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_picked_in_a_dialog_saves_or_opens_what_it_was_asked_for() {
+        let dir = std::env::temp_dir().join(format!("kulami-gui-picked-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut app = KulamiApp::default();
+        app.state.apply(Action::Place("d4".parse().unwrap()));
+        let game = dir.join("picked-game.txt");
+        app.use_picked_file(FileRequest::SaveGame, &game);
+        assert_eq!(app.state.message(), Some(format!("Game saved to {}.", game.display()).as_str()));
+        assert_eq!(app.game_path, game.display().to_string(), "the field shows the file chosen");
+        app.state.apply(Action::NewGame);
+        app.use_picked_file(FileRequest::OpenGame, &game);
+        assert_eq!(app.state.game().position().move_count(), 1);
+        let board = dir.join("picked-board.txt");
+        let layout = kulami_core::Layout::parse("AABB/CCDD").unwrap();
+        app.use_picked_file(FileRequest::SaveBoard(Box::new(layout.clone())), &board);
+        assert_eq!(kulami_layouts::Board::read(&board).unwrap().layout(), &layout);
+        assert_eq!(app.board_path, board.display().to_string());
+        app.use_picked_file(FileRequest::OpenGame, &dir.join("missing.txt"));
+        assert_eq!(app.state.message_tone(), Some(crate::state::Tone::Problem));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

@@ -166,7 +166,10 @@ impl KulamiApp {
                 Ok(()) => self.state.tell(format!("Board saved to {path}.")),
                 Err(error) => self.state.warn(error),
             },
-            None => {}
+            Some(EditorRequest::SaveAs(layout)) if self.file_task.is_none() => {
+                self.ask_for_file(super::FileRequest::SaveBoard(Box::new(layout)), ui.ctx());
+            }
+            Some(EditorRequest::SaveAs(_)) | None => {}
         }
         if !open {
             self.editor = None;
