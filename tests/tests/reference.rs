@@ -1,9 +1,10 @@
 //! The fast core against the plain reference implementation, on thousands of random games on
-//! random boards: every legal-move set, every checked move, every score and every undo.
+//! random boards, with and without the swap rule: every legal-move set, the swap, every checked
+//! move, every score and every undo.
 
 use std::sync::Arc;
 
-use kulami_core::{Cell, Layout, Position, Scoring};
+use kulami_core::{Cell, Layout, Move, Position, Scoring};
 use kulami_tests::random_board::random_layout_text;
 use kulami_tests::reference::ReferenceGame;
 use proptest::prelude::*;
@@ -30,7 +31,8 @@ fn check_position(position: &Position, reference: &ReferenceGame) {
     let expected: Vec<Cell> = reference.legal_moves().into_iter().map(|(r, c)| cell(r, c)).collect();
     let legal: Vec<Cell> = position.legal_moves().iter().collect();
     assert_eq!(legal, expected, "legal moves after {:?}", position.placements());
-    assert_eq!(position.is_game_over(), expected.is_empty());
+    assert_eq!(position.can_swap(), reference.can_swap(), "swap after {:?}", position.placements());
+    assert_eq!(position.is_game_over(), expected.is_empty() && !reference.can_swap());
     for scoring in Scoring::ALL {
         let score = position.score(scoring);
         let (red, black, winner) = reference.score(scoring);
@@ -68,12 +70,20 @@ proptest! {
     fn core_agrees_with_reference_on_random_games(seed in any::<u64>()) {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let (text, layout) = random_setup(&mut rng);
+        let swap_rule = rng.random_range(0..2) == 0;
         let mut reference = ReferenceGame::new(&text, layout.marbles_per_player());
-        let mut position = Position::new(layout);
+        reference.set_swap_rule(swap_rule);
+        let mut position = Position::new(layout).with_swap_rule(swap_rule);
         let mut history = vec![position.clone()];
         loop {
             check_position(&position, &reference);
             let legal: Vec<Cell> = position.legal_moves().iter().collect();
+            if position.can_swap() && (legal.is_empty() || rng.random_range(0..2) == 0) {
+                position.play_move(Move::Swap).unwrap();
+                reference.swap();
+                history.push(position.clone());
+                continue;
+            }
             if legal.is_empty() {
                 break;
             }
@@ -98,8 +108,10 @@ proptest! {
     fn perft_agrees_with_reference_on_random_boards(seed in any::<u64>(), opening in 0usize..6) {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let (text, layout) = random_setup(&mut rng);
+        let swap_rule = rng.random_range(0..2) == 0;
         let mut reference = ReferenceGame::new(&text, layout.marbles_per_player());
-        let mut position = Position::new(layout);
+        reference.set_swap_rule(swap_rule);
+        let mut position = Position::new(layout).with_swap_rule(swap_rule);
         for _ in 0..opening {
             let Some(chosen) = position.legal_moves().iter().nth(rng.random_range(0..4)) else { break };
             position.play(chosen).unwrap();
