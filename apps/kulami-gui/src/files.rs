@@ -87,27 +87,28 @@ pub fn ask_for_game_to_open(folder: &Path) -> Option<PathBuf> {
         .pick_file()
 }
 
-/// Asks the player where to save a board, in the desktop's file dialog (blocks: run it off the
-/// UI thread).
-#[must_use]
-pub fn ask_where_to_save_board(folder: &Path) -> Option<PathBuf> {
-    rfd::FileDialog::new()
-        .set_title("Save the Kulami board")
-        .set_directory(folder)
-        .set_file_name("board.txt")
-        .add_filter("Kulami board", &["txt"])
-        .save_file()
+/// What a file to save holds, for its dialog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saving {
+    /// A game record.
+    Game,
+    /// A board (layout file).
+    Board,
 }
 
-/// Asks the player where to save the game, in the desktop's file dialog (blocks: run it off the
-/// UI thread).
+/// Asks the player where to save a game or a board, in the desktop's file dialog (blocks: run it
+/// off the UI thread).
 #[must_use]
-pub fn ask_where_to_save_game(folder: &Path) -> Option<PathBuf> {
+pub fn ask_where_to_save(folder: &Path, what: Saving) -> Option<PathBuf> {
+    let (noun, file) = match what {
+        Saving::Game => ("game", "game.txt"),
+        Saving::Board => ("board", "board.txt"),
+    };
     rfd::FileDialog::new()
-        .set_title("Save the Kulami game")
+        .set_title(format!("Save the Kulami {noun}"))
         .set_directory(folder)
-        .set_file_name("game.txt")
-        .add_filter("Kulami game", &["txt"])
+        .set_file_name(file)
+        .add_filter(format!("Kulami {noun}"), &["txt"])
         .save_file()
 }
 

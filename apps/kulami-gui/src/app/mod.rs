@@ -430,8 +430,8 @@ impl KulamiApp {
         let kind = request.clone();
         let ask = move || match kind {
             FileRequest::OpenGame => crate::files::ask_for_game_to_open(&folder),
-            FileRequest::SaveGame => crate::files::ask_where_to_save_game(&folder),
-            FileRequest::SaveBoard(_) => crate::files::ask_where_to_save_board(&folder),
+            FileRequest::SaveGame => crate::files::ask_where_to_save(&folder, crate::files::Saving::Game),
+            FileRequest::SaveBoard(_) => crate::files::ask_where_to_save(&folder, crate::files::Saving::Board),
         };
         let game = self.state.game();
         let task = background::pick_file(game.position(), game.scoring(), ask, background::waking(ctx));
