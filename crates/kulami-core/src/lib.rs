@@ -4,6 +4,8 @@ mod cell;
 mod draw;
 mod game;
 mod layout;
+#[cfg(feature = "serde")]
+mod layout_serde;
 mod moves;
 pub mod notation;
 mod position;
