@@ -1,12 +1,21 @@
-//! `cargo xtask ci`: the one command CI and people run to check the whole workspace (the tidy
-//! checks are among its tests).
+//! `cargo xtask ci [--no-postgres]`: the one command CI and people run to check the whole
+//! workspace (the tidy checks are among its tests).
 
-use crate::cargo;
+use anyhow::{Context as _, bail};
 
-pub fn run() -> anyhow::Result<()> {
+use crate::{cargo, cargo_with_env, root};
+
+/// The variable the server tests read the PostgreSQL server from (or `skip`).
+const POSTGRES_VARIABLE: &str = "KULAMI_TEST_POSTGRES";
+
+pub fn run(no_postgres: bool) -> anyhow::Result<()> {
     cargo(&["fmt", "--all", "--", "--check"])?;
     cargo(&["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"])?;
-    cargo(&["test", "--workspace", "--all-features"])?;
+    let postgres = postgres(no_postgres)?;
+    cargo_with_env(&["test", "--workspace", "--all-features"], &[(POSTGRES_VARIABLE, &postgres)])?;
+    if postgres == "skip" {
+        eprintln!("note: the server tests ran on SQLite only: PostgreSQL was left out (--no-postgres)");
+    }
     // The libraries are fit for crates.io: metadata, readme, and a build from the packaged files.
     cargo(&[
         "package",
@@ -21,4 +30,31 @@ pub fn run() -> anyhow::Result<()> {
         "kulami-ai",
     ])?;
     Ok(())
+}
+
+/// The PostgreSQL server for the server tests: the one already named, `skip` when asked, or
+/// the local one `.ci/postgres` installs and starts.
+fn postgres(no_postgres: bool) -> anyhow::Result<String> {
+    if no_postgres {
+        eprintln!("note: --no-postgres: the server tests will leave PostgreSQL out");
+        return Ok("skip".to_owned());
+    }
+    if let Ok(url) = std::env::var(POSTGRES_VARIABLE) {
+        return Ok(url);
+    }
+    let script = root().join(".ci/postgres");
+    eprintln!("$ {}", script.display());
+    let output = std::process::Command::new("bash")
+        .arg(&script)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("cannot run .ci/postgres")?;
+    if !output.status.success() {
+        bail!(
+            "cannot start PostgreSQL for the server tests ({}); set {POSTGRES_VARIABLE}=postgres://USER:PASSWORD@HOST:PORT \
+             to use another server, or pass --no-postgres to leave it out",
+            output.status
+        );
+    }
+    Ok(String::from_utf8(output.stdout).context("the PostgreSQL URL")?.trim().to_owned())
 }

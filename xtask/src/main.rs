@@ -21,7 +21,8 @@ use anyhow::{Context as _, bail};
 const USAGE: &str = "usage: cargo xtask <task> [--check]
 
 tasks:
-  ci                  fmt check, clippy (warnings are errors), all tests
+  ci [--no-postgres]  fmt check, clippy (warnings are errors), all tests (the server's on SQLite and
+                      PostgreSQL, which .ci/postgres installs and starts; --no-postgres leaves it out)
   dist                release builds packed with the docs into target/dist, with checksums
   layouts [--check]   put every layout file in canonical form (--check: fail instead)
   puzzles [--check]   make the puzzle bank from its seeds (--check: fail if stale)
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let check = args.iter().skip(1).any(|arg| arg == "--check");
     let result = match args.first().map(String::as_str) {
-        Some("ci") => ci::run(),
+        Some("ci") => ci::run(args.iter().skip(1).any(|arg| arg == "--no-postgres")),
         Some("dist") => dist::run(),
         Some("layouts") => layouts::run(check),
         Some("puzzles") => puzzles::run(check),
@@ -61,10 +62,15 @@ fn root() -> std::path::PathBuf {
 
 /// Runs `cargo` with `args` from the workspace root, failing if it fails.
 fn cargo(args: &[&str]) -> anyhow::Result<()> {
+    cargo_with_env(args, &[])
+}
+
+/// Runs `cargo` with `args` and the environment variables `env`, failing if it fails.
+fn cargo_with_env(args: &[&str], env: &[(&str, &str)]) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let root = root();
     eprintln!("$ cargo {}", args.join(" "));
-    let status = Command::new(cargo).args(args).current_dir(root).status().context("cannot run cargo")?;
+    let status = Command::new(cargo).args(args).envs(env.iter().copied()).current_dir(root).status().context("cannot run cargo")?;
     if !status.success() {
         bail!("`cargo {}` failed ({status})", args.join(" "));
     }

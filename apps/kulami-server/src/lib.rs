@@ -1,0 +1,67 @@
+//! `kulami-server`: online Kulami. Accounts, invites, games refereed by `kulami-core` with the
+//! server's clock, Glicko-2 ratings, on SQLite or PostgreSQL. The interface is `online.md`'s.
+//!
+//! The binary is the usual way in; [`serve`] runs the same server inside another program.
+
+mod api;
+mod auth;
+mod error;
+mod hub;
+mod rating;
+mod referee;
+mod settings;
+mod store;
+mod views;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+/// How to run the server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to listen on; port 0 picks a free one.
+    pub listen: SocketAddr,
+    /// `sqlite:PATH` or `postgres://...`.
+    pub database: String,
+}
+
+/// The embedded database's default place: `kulami/server.sqlite` in the platform's data
+/// directory.
+#[must_use]
+pub fn default_database() -> String {
+    let directory = dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join("kulami");
+    format!("sqlite:{}", directory.join("server.sqlite").display())
+}
+
+/// Runs the server until `shutdown` resolves. Prints `listening on http://HOST:PORT` once it
+/// accepts connections.
+///
+/// # Errors
+/// The database cannot be opened or migrated, or the address cannot be bound.
+pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let store = store::Store::open(&config.database)
+        .await
+        .with_context(|| format!("cannot open the database {}", config.database))?;
+    let (stop, stopped) = watch::channel(false);
+    let hub = hub::Hub::new(store.clone(), stopped);
+    hub.start().await.context("cannot take up the games in play")?;
+    let listener =
+        TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
+    let address = listener.local_addr()?;
+    println!("listening on http://{address}");
+    let app = api::router(api::AppState { hub });
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            // Streams end, so that open connections close.
+            let _ = stop.send(true);
+        })
+        .await
+        .context("the server failed")?;
+    store.close().await;
+    Ok(())
+}

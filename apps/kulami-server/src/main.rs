@@ -1,0 +1,44 @@
+//! `kulami-server`: see `online.md` and `docs/ONLINE.md`.
+
+use std::net::SocketAddr;
+
+use clap::Parser;
+
+/// Online Kulami: accounts, invites, refereed games and ratings over HTTP.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Arguments {
+    /// Address to listen on (`127.0.0.1:0` picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// `sqlite:PATH` or `postgres://USER@HOST/DATABASE` (default: an SQLite file in the data
+    /// directory).
+    #[arg(long)]
+    database: Option<String>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let arguments = Arguments::parse();
+    let config = kulami_server::Config {
+        listen: arguments.listen,
+        database: arguments.database.unwrap_or_else(kulami_server::default_database),
+    };
+    kulami_server::serve(config, shutdown_signal()).await
+}
+
+/// SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("a SIGTERM handler");
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}
