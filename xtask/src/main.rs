@@ -70,7 +70,12 @@ fn cargo_with_env(args: &[&str], env: &[(&str, &str)]) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let root = root();
     eprintln!("$ cargo {}", args.join(" "));
-    let status = Command::new(cargo).args(args).envs(env.iter().copied()).current_dir(root).status().context("cannot run cargo")?;
+    let status = Command::new(cargo)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo")?;
     if !status.success() {
         bail!("`cargo {}` failed ({status})", args.join(" "));
     }

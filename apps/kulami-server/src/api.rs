@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -20,6 +20,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use crate::auth::{self, Player};
 use crate::error::{ApiError, ApiResult};
 use crate::hub::{Action, Hub, Line, LiveGame, now_ms};
+use crate::limits::{self, Limits, StreamPermit};
 use crate::settings::ChallengeRequest;
 use crate::store::{Challenge, User};
 use crate::views;
@@ -34,6 +35,8 @@ const KEEP_ALIVE: Duration = Duration::from_secs(7);
 pub struct AppState {
     /// The live state and the database.
     pub hub: Arc<Hub>,
+    /// The rate limits, unless turned off.
+    pub limits: Option<Arc<Limits>>,
 }
 
 /// The server's routes.
@@ -59,6 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/board/game/{id}/abort", post(abort))
         .fallback(|| async { ApiError::not_found("no such endpoint: see online.md") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(state.limits.clone(), limits::per_address))
         .with_state(state)
 }
 
@@ -105,7 +109,22 @@ struct Credentials {
     password: String,
 }
 
-async fn register(State(state): State<AppState>, JsonBody(body): JsonBody<Credentials>) -> ApiResult<Response> {
+/// Counts a sign-in or registration against the caller's address.
+fn sign_in(state: &AppState, peer: std::net::SocketAddr) -> ApiResult<()> {
+    state.limits.as_ref().map_or(Ok(()), |limits| limits.sign_in(peer.ip()))
+}
+
+/// A permit for one more open stream from the caller's address.
+fn stream_permit(state: &AppState, peer: std::net::SocketAddr) -> ApiResult<Option<StreamPermit>> {
+    state.limits.as_ref().map(|limits| limits.open_stream(peer.ip())).transpose()
+}
+
+async fn register(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    JsonBody(body): JsonBody<Credentials>,
+) -> ApiResult<Response> {
+    sign_in(&state, peer)?;
     auth::check_username(&body.username)?;
     auth::check_password(&body.password)?;
     let password = body.password;
@@ -127,7 +146,12 @@ async fn issue_token(state: &AppState, user: &User) -> ApiResult<String> {
     Ok(token)
 }
 
-async fn login(State(state): State<AppState>, JsonBody(body): JsonBody<Credentials>) -> ApiResult<Json<Value>> {
+async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    JsonBody(body): JsonBody<Credentials>,
+) -> ApiResult<Json<Value>> {
+    sign_in(&state, peer)?;
     let wrong = || ApiError::unauthorized("wrong username or password");
     let (user, hash) = state.hub.store().credentials(&body.username).await?.ok_or_else(wrong)?;
     let password = body.password;
@@ -186,21 +210,20 @@ async fn find_user(state: &AppState, name: &str) -> ApiResult<User> {
 async fn user(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
     let user = find_user(&state, &name).await?;
     let mut profile = profile(&state, &user).await?;
-    profile["online"] = json!(state.hub.is_online(user.id));
-    profile["playing"] = json!(state.hub.playing().contains(&user.id));
+    profile["online"] = json!(state.hub.online().await?.iter().any(|online| online.id == user.id));
+    profile["playing"] = json!(state.hub.playing().await?.contains(&user.id));
     Ok(Json(profile))
 }
 
 async fn online(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    let playing = state.hub.playing();
+    let playing = state.hub.playing().await?;
     let mut users = Vec::new();
-    for id in state.hub.online() {
-        let Some(user) = state.hub.store().user_by_id(id).await? else { continue };
-        let rating = state.hub.store().rating(id, kulami_core::Scoring::Standard).await?;
+    for user in state.hub.online().await? {
+        let rating = state.hub.store().rating(user.id, kulami_core::Scoring::Standard).await?;
         users.push(json!({
             "username": user.username,
             "rating": rating.rating.round(),
-            "playing": playing.contains(&id),
+            "playing": playing.contains(&user.id),
             "bot": user.bot,
         }));
     }
@@ -352,9 +375,14 @@ fn ndjson(
     ([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response()
 }
 
-async fn event_stream(State(state): State<AppState>, player: Player) -> ApiResult<Response> {
+async fn event_stream(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    player: Player,
+) -> ApiResult<Response> {
+    let permit = stream_permit(&state, peer)?;
     // Opened before the open invites and games are read: nothing falls in between.
-    let (events, guard) = state.hub.open_events(&player.user);
+    let (events, guard) = state.hub.open_events(&player.user).await;
     let mut first: Vec<Line> = state
         .hub
         .store()
@@ -364,17 +392,22 @@ async fn event_stream(State(state): State<AppState>, player: Player) -> ApiResul
         .map(|c| Line { text: views::challenge_event("challenge", c).to_string().into(), last: false })
         .collect();
     first.extend(state.hub.games_in_play(player.user.id).await?);
-    Ok(ndjson(&state, first, Some(events), guard))
+    Ok(ndjson(&state, first, Some(events), (guard, permit)))
 }
 
 async fn live_game(state: &AppState, id: &str) -> ApiResult<Arc<LiveGame>> {
     state.hub.game(id).await?.ok_or_else(|| ApiError::not_found(format!("no game has id `{id}`")))
 }
 
-async fn game_stream(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn game_stream(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let permit = stream_permit(&state, peer)?;
     let live = live_game(&state, &id).await?;
     let (full, updates) = state.hub.watch_game(&live).await;
-    Ok(ndjson(&state, vec![full], updates, ()))
+    Ok(ndjson(&state, vec![full], updates, permit))
 }
 
 async fn game(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {

@@ -123,6 +123,9 @@ impl FromRequestParts<AppState> for Player {
             .user_by_token(&token_hash)
             .await?
             .ok_or_else(|| ApiError::unauthorized("the token is unknown or has been logged out"))?;
+        if let Some(limits) = &state.limits {
+            limits.account(user.id)?;
+        }
         Ok(Player { user, token_hash })
     }
 }

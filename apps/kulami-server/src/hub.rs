@@ -19,12 +19,12 @@ use crate::views::{self, GameInfo};
 
 /// An open invite lapses after a day.
 const INVITE_LIFETIME_MS: Millis = 24 * 60 * 60 * 1000;
-/// A real-time invite lapses once its sender has had no stream open for a minute.
-const AWAY_LIMIT_MS: Millis = 60 * 1000;
 /// How often the server says it is alive, and so how much a crash can leave uncharged.
 const HEARTBEAT: Duration = Duration::from_secs(1);
 /// How often lapsed invites are looked for.
 const SWEEP: Duration = Duration::from_secs(5);
+/// A server silent for this long is taken for dead, and its players for offline.
+const SILENCE_MS: Millis = 5_000;
 
 /// The time now, in milliseconds since the Unix epoch.
 #[must_use]
@@ -81,17 +81,30 @@ struct Slot {
 struct Presence {
     events: broadcast::Sender<Line>,
     streams: usize,
-    /// When the last stream closed.
-    away_since: Millis,
+}
+
+/// Work done in order after the request that caused it: presence in the database, and
+/// signals to the other servers.
+#[derive(Debug)]
+enum Chore {
+    /// A player's first stream opened (acknowledged once stored) or last one closed.
+    Presence { user: i64, present: bool, stored: Option<tokio::sync::oneshot::Sender<()>> },
+    /// Tell the other servers.
+    Signal(Signal),
 }
 
 /// The live state of one server.
 #[derive(Debug)]
 pub struct Hub {
     store: Store,
+    /// This server's name among those sharing the database.
+    instance: String,
     started_at: Millis,
+    away_limit_ms: Millis,
     games: Mutex<HashMap<String, Arc<LiveGame>>>,
     presence: Mutex<HashMap<i64, Presence>>,
+    chores: tokio::sync::mpsc::UnboundedSender<Chore>,
+    chores_queue: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Chore>>>,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -108,7 +121,8 @@ impl Drop for PresenceGuard {
         if let Some(entry) = presence.get_mut(&self.user) {
             entry.streams -= 1;
             if entry.streams == 0 {
-                entry.away_since = now_ms();
+                presence.remove(&self.user);
+                let _ = self.hub.chores.send(Chore::Presence { user: self.user, present: false, stored: None });
             }
         }
     }
@@ -125,10 +139,22 @@ fn restore(row: GameRow) -> Result<(GameInfo, Slot), StoreError> {
 }
 
 impl Hub {
-    /// A hub over `store`; its streams end when `shutdown` turns true.
+    /// A hub over `store`; a real-time invite lapses once its sender has been away for
+    /// `away_limit`; streams end when `shutdown` turns true.
     #[must_use]
-    pub fn new(store: Store, shutdown: watch::Receiver<bool>) -> Arc<Hub> {
-        Arc::new(Hub { store, started_at: now_ms(), games: Mutex::default(), presence: Mutex::default(), shutdown })
+    pub fn new(store: Store, away_limit: Duration, shutdown: watch::Receiver<bool>) -> Arc<Hub> {
+        let (chores, queue) = tokio::sync::mpsc::unbounded_channel();
+        Arc::new(Hub {
+            store,
+            instance: new_id(),
+            started_at: now_ms(),
+            away_limit_ms: Millis::try_from(away_limit.as_millis()).unwrap_or(Millis::MAX),
+            games: Mutex::default(),
+            presence: Mutex::default(),
+            chores,
+            chores_queue: Mutex::new(Some(queue)),
+            shutdown,
+        })
     }
 
     /// The database.
@@ -153,6 +179,7 @@ impl Hub {
         if forgiven > 0 {
             eprintln!("note: the servers were down for {} s: no clock is charged for it", forgiven / 1000);
         }
+        self.store.beat(&self.instance, now_ms(), SILENCE_MS).await?;
         for row in self.store.running_games(None).await? {
             self.adopt(row)?;
         }
@@ -161,11 +188,18 @@ impl Hub {
             let mut beat = tokio::time::interval(HEARTBEAT);
             loop {
                 beat.tick().await;
-                if let Err(error) = hub.store.beat(now_ms()).await {
+                if let Err(error) = hub.store.beat(&hub.instance, now_ms(), SILENCE_MS).await {
                     eprintln!("error: heartbeat: {error}");
                 }
             }
         });
+        let queue = self.chores_queue.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(queue) = queue {
+            tokio::spawn(Arc::clone(self).do_chores(queue));
+        }
+        if let Some(listener) = self.store.listen().await? {
+            tokio::spawn(Arc::clone(self).follow_other_servers(listener));
+        }
         let hub = Arc::clone(self);
         tokio::spawn(async move {
             let mut sweep = tokio::time::interval(SWEEP);
@@ -177,6 +211,14 @@ impl Hub {
             }
         });
         Ok(())
+    }
+
+    /// On shutting down: this server's players are no longer online through it.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn leave(&self) -> Result<(), StoreError> {
+        self.store.forget_instance(&self.instance).await
     }
 
     /// Caches a running game and watches its clock; gives the cached one if another request
@@ -293,17 +335,25 @@ impl Hub {
             return Ok(false);
         }
         *slot = Slot { table, version: slot.version + 1 };
-        let finished = !slot.table.is_running();
-        let _ = live.updates.send(Line::new(&views::game_state(&slot.table, now), finished));
-        live.wake.notify_one();
-        if finished {
-            self.games.lock().unwrap_or_else(PoisonError::into_inner).remove(&live.info.id);
+        self.publish(live, slot, now);
+        self.signal(Signal::Game { id: live.info.id.clone() });
+        if !slot.table.is_running() {
             let event = Line::new(&views::game_event("gameFinish", &live.info, &slot.table), false);
             for player in &live.info.players {
                 self.notify(player.id, &event);
             }
         }
         Ok(true)
+    }
+
+    /// Sends a game's new state to its watchers here; a finished game leaves the cache.
+    fn publish(&self, live: &LiveGame, slot: &Slot, now: Millis) {
+        let finished = !slot.table.is_running();
+        let _ = live.updates.send(Line::new(&views::game_state(&slot.table, now), finished));
+        live.wake.notify_one();
+        if finished {
+            self.games.lock().unwrap_or_else(PoisonError::into_inner).remove(&live.info.id);
+        }
     }
 
     /// Ends the game on time when its player to move runs out, until it ends.
@@ -398,21 +448,39 @@ impl Hub {
     }
 
     /// Opens an event stream for `user`: they count as online until the guard drops.
-    pub fn open_events(self: &Arc<Hub>, user: &User) -> (broadcast::Receiver<Line>, PresenceGuard) {
-        let mut presence = self.presence.lock().unwrap_or_else(PoisonError::into_inner);
-        let entry = presence.entry(user.id).or_insert_with(|| Presence {
-            events: broadcast::channel(64).0,
-            streams: 0,
-            away_since: 0,
-        });
-        entry.streams += 1;
-        (entry.events.subscribe(), PresenceGuard { hub: Arc::clone(self), user: user.id })
+    pub async fn open_events(self: &Arc<Hub>, user: &User) -> (broadcast::Receiver<Line>, PresenceGuard) {
+        let (events, first) = {
+            let mut presence = self.presence.lock().unwrap_or_else(PoisonError::into_inner);
+            let entry =
+                presence.entry(user.id).or_insert_with(|| Presence { events: broadcast::channel(64).0, streams: 0 });
+            entry.streams += 1;
+            (entry.events.subscribe(), entry.streams == 1)
+        };
+        let guard = PresenceGuard { hub: Arc::clone(self), user: user.id };
+        if first {
+            let (stored, done) = tokio::sync::oneshot::channel();
+            let _ = self.chores.send(Chore::Presence { user: user.id, present: true, stored: Some(stored) });
+            let _ = done.await;
+        }
+        (events, guard)
     }
 
-    /// Sends an event to a player's open event streams, if any.
+    /// Sends an event to a player's open event streams, on every server.
     pub fn notify(&self, user: i64, line: &Line) {
+        self.deliver(user, line);
+        self.signal(Signal::User { user, line: line.text.to_string() });
+    }
+
+    /// Sends an event to a player's event streams on this server.
+    fn deliver(&self, user: i64, line: &Line) {
         if let Some(entry) = self.presence.lock().unwrap_or_else(PoisonError::into_inner).get(&user) {
             let _ = entry.events.send(line.clone());
+        }
+    }
+
+    fn signal(&self, signal: Signal) {
+        if self.store.shares_database() {
+            let _ = self.chores.send(Chore::Signal(signal));
         }
     }
 
@@ -423,47 +491,158 @@ impl Hub {
         self.notify(challenge.to.id, &line);
     }
 
-    /// Whether the player has an event stream open.
-    #[must_use]
-    pub fn is_online(&self, user: i64) -> bool {
-        self.presence.lock().unwrap_or_else(PoisonError::into_inner).get(&user).is_some_and(|entry| entry.streams > 0)
-    }
-
-    /// The ids of the players with an event stream open.
-    #[must_use]
-    pub fn online(&self) -> Vec<i64> {
-        let presence = self.presence.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut online: Vec<i64> = presence.iter().filter(|(_, entry)| entry.streams > 0).map(|(id, _)| *id).collect();
-        online.sort_unstable();
-        online
+    /// The players with an event stream open on any server.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn online(&self) -> Result<Vec<User>, StoreError> {
+        self.store.online_users(now_ms() - SILENCE_MS).await
     }
 
     /// The ids of the players with a game in play.
-    #[must_use]
-    pub fn playing(&self) -> HashSet<i64> {
-        let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
-        games.values().flat_map(|live| live.info.players.each_ref().map(|user| user.id)).collect()
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn playing(&self) -> Result<HashSet<i64>, StoreError> {
+        self.store.playing_users().await
+    }
+
+    /// Stores presence changes and sends signals, in the order they happened.
+    async fn do_chores(self: Arc<Hub>, mut queue: tokio::sync::mpsc::UnboundedReceiver<Chore>) {
+        while let Some(chore) = queue.recv().await {
+            let done = match chore {
+                Chore::Presence { user, present, stored } => {
+                    let done = self.store.set_present(&self.instance, user, present, now_ms()).await;
+                    if let Some(stored) = stored {
+                        let _ = stored.send(());
+                    }
+                    done
+                }
+                Chore::Signal(signal) => self.store.signal(&signal.to_payload(&self.instance)).await,
+            };
+            // Once shutting down, the pools close under the last chores: nothing is lost, as the
+            // server's presence goes with it.
+            if let Err(error) = done
+                && !*self.shutdown.borrow()
+            {
+                eprintln!("error: {error}");
+            }
+        }
+    }
+
+    /// Applies what the other servers sharing the database signal: their moves in games
+    /// watched here, and events for players connected here.
+    async fn follow_other_servers(self: Arc<Hub>, mut listener: crate::store::Listener) {
+        loop {
+            let payload = match listener.recv().await {
+                Ok(payload) => payload,
+                Err(error) => {
+                    eprintln!("error: listening to the other servers: {error}");
+                    tokio::time::sleep(HEARTBEAT).await;
+                    continue;
+                }
+            };
+            let Some((from, signal)) = Signal::from_payload(&payload) else { continue };
+            if from == self.instance {
+                continue;
+            }
+            match signal {
+                Signal::User { user, line } => self.deliver(user, &Line { text: line.into(), last: false }),
+                Signal::Game { id } => {
+                    if let Err(error) = self.reload(&id).await {
+                        eprintln!("error: game {id}: {error}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes the stored state of a game watched here that another server changed.
+    async fn reload(&self, id: &str) -> Result<(), StoreError> {
+        let live = self.games.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
+        let Some(live) = live else { return Ok(()) };
+        let mut slot = live.slot.lock().await;
+        let Some(row) = self.store.game(id).await? else { return Ok(()) };
+        if row.version <= slot.version {
+            return Ok(());
+        }
+        *slot = restore(row)?.1;
+        self.publish(&live, &slot, now_ms());
+        Ok(())
     }
 
     /// Lapses the invites older than a day, and the real-time ones whose sender has been away
-    /// for a minute (counting from this server's start for those not seen since).
+    /// (no event stream open on any server) for the away limit, counted at the earliest from
+    /// when the invite was sent and this server started.
     async fn lapse_invites(&self) -> Result<(), StoreError> {
         let now = now_ms();
-        let away = |user: i64| {
-            let presence = self.presence.lock().unwrap_or_else(PoisonError::into_inner);
-            let since = presence.get(&user).map_or(self.started_at, |entry| {
-                if entry.streams > 0 { now } else { entry.away_since.max(self.started_at) }
-            });
-            now - since >= AWAY_LIMIT_MS
-        };
+        let online: HashSet<i64> = self.online().await?.iter().map(|user| user.id).collect();
         for mut challenge in self.store.every_open_challenge().await? {
-            let lapsed = now - challenge.created_at >= INVITE_LIFETIME_MS
-                || (challenge.game.clock.is_some() && away(challenge.from.id));
+            let sender = challenge.from.id;
+            let away = if challenge.game.clock.is_none() || online.contains(&sender) {
+                false
+            } else {
+                let seen = self.store.seen_at(sender).await?.unwrap_or(0);
+                now - seen.max(challenge.created_at).max(self.started_at) >= self.away_limit_ms
+            };
+            let lapsed = away || now - challenge.created_at >= INVITE_LIFETIME_MS;
             if lapsed && self.store.close_challenge(&challenge.id, "expired", None).await? {
                 "expired".clone_into(&mut challenge.status);
                 self.notify_challenge("challengeCanceled", &challenge);
             }
         }
         Ok(())
+    }
+}
+
+/// What one server tells the others sharing its database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// The game changed: reload it.
+    Game {
+        /// Its id.
+        id: String,
+    },
+    /// An event for a player's streams.
+    User {
+        /// The player.
+        user: i64,
+        /// The event's JSON.
+        line: String,
+    },
+}
+
+impl Signal {
+    fn to_payload(&self, from: &str) -> String {
+        match self {
+            Signal::Game { id } => serde_json::json!({"from": from, "game": id}),
+            Signal::User { user, line } => serde_json::json!({"from": from, "user": user, "line": line}),
+        }
+        .to_string()
+    }
+
+    fn from_payload(payload: &str) -> Option<(String, Signal)> {
+        let value: Value = serde_json::from_str(payload).ok()?;
+        let from = value["from"].as_str()?.to_owned();
+        let signal = match (value["game"].as_str(), value["user"].as_i64(), value["line"].as_str()) {
+            (Some(id), _, _) => Signal::Game { id: id.to_owned() },
+            (None, Some(user), Some(line)) => Signal::User { user, line: line.to_owned() },
+            _ => return None,
+        };
+        Some((from, signal))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_cross_as_json_and_anything_else_is_ignored() {
+        for signal in [Signal::Game { id: "abc".into() }, Signal::User { user: 7, line: "{\"type\":\"x\"}".into() }] {
+            assert_eq!(Signal::from_payload(&signal.to_payload("me")), Some(("me".to_owned(), signal)));
+        }
+        assert_eq!(Signal::from_payload("{\"from\": \"me\"}"), None);
+        assert_eq!(Signal::from_payload("not json"), None);
     }
 }

@@ -7,6 +7,7 @@ mod api;
 mod auth;
 mod error;
 mod hub;
+mod limits;
 mod rating;
 mod referee;
 mod settings;
@@ -27,6 +28,10 @@ pub struct Config {
     pub listen: SocketAddr,
     /// `sqlite:PATH` or `postgres://...`.
     pub database: String,
+    /// How long the sender of a real-time invite may be away before it lapses.
+    pub away_limit: std::time::Duration,
+    /// Whether requests and streams are limited per address and account.
+    pub rate_limit: bool,
 }
 
 /// The embedded database's default place: `kulami/server.sqlite` in the platform's data
@@ -47,14 +52,24 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         .await
         .with_context(|| format!("cannot open the database {}", config.database))?;
     let (stop, stopped) = watch::channel(false);
-    let hub = hub::Hub::new(store.clone(), stopped);
+    let hub = hub::Hub::new(store.clone(), config.away_limit, stopped);
     hub.start().await.context("cannot take up the games in play")?;
     let listener =
         TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
     let address = listener.local_addr()?;
     println!("listening on http://{address}");
-    let app = api::router(api::AppState { hub });
-    axum::serve(listener, app)
+    let limits = config.rate_limit.then(limits::Limits::new);
+    if let Some(limits) = limits.clone() {
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                limits.forget_quiet();
+            }
+        });
+    }
+    let app = api::router(api::AppState { hub: std::sync::Arc::clone(&hub), limits });
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown.await;
             // Streams end, so that open connections close.
@@ -62,6 +77,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         })
         .await
         .context("the server failed")?;
+    hub.leave().await.context("cannot sign this server off")?;
     store.close().await;
     Ok(())
 }

@@ -15,6 +15,13 @@ struct Arguments {
     /// directory).
     #[arg(long)]
     database: Option<String>,
+    /// Seconds the sender of a real-time invite may be away (no event stream open) before the
+    /// invite lapses.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    away_limit: u64,
+    /// Turns off the rate limits and the cap on streams per address (for tests and benchmarks).
+    #[arg(long)]
+    no_rate_limit: bool,
 }
 
 #[tokio::main]
@@ -23,6 +30,8 @@ async fn main() -> anyhow::Result<()> {
     let config = kulami_server::Config {
         listen: arguments.listen,
         database: arguments.database.unwrap_or_else(kulami_server::default_database),
+        away_limit: std::time::Duration::from_secs(arguments.away_limit),
+        rate_limit: !arguments.no_rate_limit,
     };
     kulami_server::serve(config, shutdown_signal()).await
 }

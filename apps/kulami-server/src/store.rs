@@ -142,6 +142,26 @@ pub struct Store {
     /// pool rather than spin on SQLite's lock. PostgreSQL: the same pool as `reader`.
     writer: AnyPool,
     reader: AnyPool,
+    /// Where the database is, for the PostgreSQL listener.
+    url: String,
+}
+
+/// The channel the servers sharing a PostgreSQL database signal each other on.
+const SIGNAL_CHANNEL: &str = "kulami";
+
+/// Receives the other servers' signals (PostgreSQL's LISTEN).
+#[derive(Debug)]
+pub struct Listener(sqlx::postgres::PgListener);
+
+impl Listener {
+    /// The next signal's payload; after a lost connection it reconnects (signals sent
+    /// meanwhile are lost, which a reconnecting client makes good by reading the full state).
+    ///
+    /// # Errors
+    /// The connection failed and could not be made again.
+    pub async fn recv(&mut self) -> Result<String, StoreError> {
+        Ok(self.0.recv().await?.payload().to_owned())
+    }
 }
 
 // Macros rather than constants so that `concat!` builds each statement as a `&'static str`:
@@ -201,7 +221,7 @@ impl Store {
             let writer = options().max_connections(1).connect(&url).await?;
             SQLITE_MIGRATIONS.run(&writer).await?;
             let reader = options().max_connections(8).connect(&url).await?;
-            Ok(Store { backend: Backend::Sqlite, writer, reader })
+            Ok(Store { backend: Backend::Sqlite, writer, reader, url })
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             // Created on first start, as the SQLite file is.
             if !sqlx::Any::database_exists(url).await? {
@@ -210,10 +230,49 @@ impl Store {
             let pool =
                 AnyPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(url).await?;
             POSTGRES_MIGRATIONS.run(&pool).await?;
-            Ok(Store { backend: Backend::Postgres, writer: pool.clone(), reader: pool })
+            Ok(Store { backend: Backend::Postgres, writer: pool.clone(), reader: pool, url: url.to_owned() })
         } else {
             Err(StoreError::Url(url.to_owned()))
         }
+    }
+
+    /// Whether other servers may share the database (PostgreSQL); an SQLite file has one.
+    #[must_use]
+    pub fn shares_database(&self) -> bool {
+        self.backend == Backend::Postgres
+    }
+
+    /// Listens to the other servers' signals, where there can be other servers.
+    ///
+    /// # Errors
+    /// The database cannot be reached.
+    pub async fn listen(&self) -> Result<Option<Listener>, StoreError> {
+        if !self.shares_database() {
+            return Ok(None);
+        }
+        let mut listener = sqlx::postgres::PgListener::connect(&self.url).await?;
+        listener.listen(SIGNAL_CHANNEL).await?;
+        Ok(Some(Listener(listener)))
+    }
+
+    /// Signals the other servers (PostgreSQL's NOTIFY).
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn signal(&self, payload: &str) -> Result<(), StoreError> {
+        sqlx::query("SELECT pg_notify($1, $2)").bind(SIGNAL_CHANNEL).bind(payload).execute(&self.writer).await?;
+        Ok(())
+    }
+
+    /// The ids of the players with a game in play.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn playing_users(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
+        let rows = sqlx::query("SELECT first_id, second_id FROM games WHERE status = 'started'")
+            .fetch_all(&self.reader)
+            .await?;
+        Ok(rows.iter().flat_map(|row| [row.get::<i64, _>(0), row.get::<i64, _>(1)]).collect())
     }
 
     /// Closes the pools, waiting for running statements.
@@ -269,18 +328,6 @@ impl Store {
     pub async fn user_by_name(&self, username: &str) -> Result<Option<User>, StoreError> {
         let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users WHERE username_key = $1"))
             .bind(username.to_lowercase())
-            .fetch_optional(&self.reader)
-            .await?;
-        Ok(row.map(|row| user(&row, "")))
-    }
-
-    /// The account with row id `id`.
-    ///
-    /// # Errors
-    /// The database failed.
-    pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, StoreError> {
-        let row = sqlx::query(concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1"))
-            .bind(id)
             .fetch_optional(&self.reader)
             .await?;
         Ok(row.map(|row| user(&row, "")))
@@ -605,13 +652,96 @@ impl Store {
 
     // Liveness.
 
-    /// Says this server is alive at `now`.
+    /// Says the server `instance` is alive at `now`, and forgets the players of servers that
+    /// have been silent for `silence`.
     ///
     /// # Errors
     /// The database failed.
-    pub async fn beat(&self, now: Millis) -> Result<(), StoreError> {
-        sqlx::query("UPDATE heartbeat SET at = $1 WHERE id = 1 AND at < $1").bind(now).execute(&self.writer).await?;
+    pub async fn beat(&self, instance: &str, now: Millis, silence: Millis) -> Result<(), StoreError> {
+        let mut transaction = self.writer.begin().await?;
+        sqlx::query("UPDATE heartbeat SET at = $1 WHERE id = 1 AND at < $1")
+            .bind(now)
+            .execute(&mut *transaction)
+            .await?;
+        sqlx::query("INSERT INTO instances (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET seen_at = $2")
+            .bind(instance)
+            .bind(now)
+            .execute(&mut *transaction)
+            .await?;
+        sqlx::query("DELETE FROM presence WHERE instance_id IN (SELECT id FROM instances WHERE seen_at < $1)")
+            .bind(now - silence)
+            .execute(&mut *transaction)
+            .await?;
+        sqlx::query("DELETE FROM instances WHERE seen_at < $1").bind(now - silence).execute(&mut *transaction).await?;
+        transaction.commit().await?;
         Ok(())
+    }
+
+    /// Forgets a server that is shutting down, and who was online through it.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn forget_instance(&self, instance: &str) -> Result<(), StoreError> {
+        let mut transaction = self.writer.begin().await?;
+        sqlx::query("DELETE FROM presence WHERE instance_id = $1").bind(instance).execute(&mut *transaction).await?;
+        sqlx::query("DELETE FROM instances WHERE id = $1").bind(instance).execute(&mut *transaction).await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// Records that `user` has (or no longer has) an event stream open on `instance`.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn set_present(&self, instance: &str, user: i64, present: bool, now: Millis) -> Result<(), StoreError> {
+        if present {
+            sqlx::query(
+                "INSERT INTO presence (instance_id, user_id) VALUES ($1, $2) ON CONFLICT (instance_id, user_id) DO NOTHING",
+            )
+            .bind(instance)
+            .bind(user)
+            .execute(&self.writer)
+            .await?;
+        } else {
+            let mut transaction = self.writer.begin().await?;
+            sqlx::query("DELETE FROM presence WHERE instance_id = $1 AND user_id = $2")
+                .bind(instance)
+                .bind(user)
+                .execute(&mut *transaction)
+                .await?;
+            sqlx::query("UPDATE users SET seen_at = $1 WHERE id = $2")
+                .bind(now)
+                .bind(user)
+                .execute(&mut *transaction)
+                .await?;
+            transaction.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// The players with an event stream open on a server seen alive since `since`.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn online_users(&self, since: Millis) -> Result<Vec<User>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT u.id, u.username, u.bot FROM presence p JOIN instances i ON i.id = p.instance_id \
+             JOIN users u ON u.id = p.user_id WHERE i.seen_at >= $1 ORDER BY u.username",
+        )
+        .bind(since)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows.iter().map(|row| user(row, "")).collect())
+    }
+
+    /// When the player's last event stream closed, if it ever did.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn seen_at(&self, user: i64) -> Result<Option<Millis>, StoreError> {
+        let row =
+            sqlx::query("SELECT seen_at FROM users WHERE id = $1").bind(user).fetch_optional(&self.reader).await?;
+        Ok(row.and_then(|row| row.get(0)))
     }
 
     /// On starting: if no server has been alive for more than `gap`, moves every running clock's

@@ -253,3 +253,27 @@ async fn a_player_whose_clock_runs_out_loses_on_time() {
         server.terminate().await;
     }
 }
+
+#[tokio::test]
+async fn a_flood_of_sign_ins_meets_the_rate_limit_unless_it_is_turned_off() {
+    let directory = tempfile::tempdir().unwrap();
+    let database = &server::databases(directory.path())[0];
+    let server = Server::start(database, &[]).await;
+    let wrong = json!({"username": "nobody", "password": "wrong password"});
+    let mut statuses = Vec::new();
+    for _ in 0..25 {
+        statuses.push(server.anonymous().send(Method::POST, "/api/token", Some(wrong.clone())).await);
+    }
+    assert!(statuses[..20].iter().all(|(status, _)| *status == StatusCode::UNAUTHORIZED), "{statuses:?}");
+    let (status, answer) = &statuses[24];
+    assert_eq!(*status, StatusCode::TOO_MANY_REQUESTS, "{answer}");
+    assert!(answer["error"].as_str().unwrap().starts_with("too many sign-ins"), "{answer}");
+    server.terminate().await;
+
+    let unlimited = Server::start(database, &["--no-rate-limit"]).await;
+    for _ in 0..25 {
+        let (status, _) = unlimited.anonymous().send(Method::POST, "/api/token", Some(wrong.clone())).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    unlimited.terminate().await;
+}

@@ -6,7 +6,9 @@ CREATE TABLE users (
     username_key TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
     bot INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL,
+    -- When the player's last event stream closed: a real-time invite of theirs lapses a minute on.
+    seen_at INTEGER
 );
 
 -- Bearer tokens, only as SHA-256 hashes.
@@ -83,4 +85,16 @@ CREATE INDEX games_second ON games (second_id);
 CREATE TABLE heartbeat (
     id INTEGER PRIMARY KEY,
     at INTEGER NOT NULL
+);
+
+-- The running servers, each saying it is alive every second, and which players have an event
+-- stream open on which: who is online, across every server sharing the database.
+CREATE TABLE instances (
+    id TEXT PRIMARY KEY,
+    seen_at INTEGER NOT NULL
+);
+CREATE TABLE presence (
+    instance_id TEXT NOT NULL,
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    PRIMARY KEY (instance_id, user_id)
 );
