@@ -264,7 +264,11 @@ async fn challenge(
     };
     state.hub.store().insert_challenge(&challenge).await?;
     state.hub.notify_challenge("challenge", &challenge);
-    Ok((StatusCode::CREATED, Json(views::challenge(&challenge))).into_response())
+    let answer = views::challenge(&challenge);
+    // A house bot answers at once, after the sender has heard of the invite.
+    let hub = Arc::clone(&state.hub);
+    tokio::spawn(async move { hub.answer_for_bot(&challenge).await });
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
 /// An open invite `id` that `player` may answer as its invitee (`to`) or sender.

@@ -105,6 +105,7 @@ pub struct Hub {
     presence: Mutex<HashMap<i64, Presence>>,
     chores: tokio::sync::mpsc::UnboundedSender<Chore>,
     chores_queue: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Chore>>>,
+    bots: std::sync::OnceLock<crate::bots::Bots>,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -153,6 +154,7 @@ impl Hub {
             presence: Mutex::default(),
             chores,
             chores_queue: Mutex::new(Some(queue)),
+            bots: std::sync::OnceLock::new(),
             shutdown,
         })
     }
@@ -290,7 +292,7 @@ impl Hub {
     /// # Errors
     /// 403 when it is not their turn, 409 when the game is over or the move illegal, 500 when the
     /// database failed.
-    pub async fn act(self: &Arc<Hub>, live: &LiveGame, seat: Seat, action: Action) -> ApiResult<()> {
+    pub async fn act(self: &Arc<Hub>, live: &Arc<LiveGame>, seat: Seat, action: Action) -> ApiResult<()> {
         // Only another server sharing the database can get in between; then its move stands and
         // this one is judged again on the new position.
         for _ in 0..3 {
@@ -315,7 +317,13 @@ impl Hub {
 
     /// Stores `table` as the game's new state if the game is still at `slot`'s version, then
     /// publishes it; `false` (and `slot` reloaded) if another server changed it first.
-    async fn commit(&self, live: &LiveGame, slot: &mut Slot, table: Table, now: Millis) -> Result<bool, StoreError> {
+    async fn commit(
+        self: &Arc<Hub>,
+        live: &Arc<LiveGame>,
+        slot: &mut Slot,
+        table: Table,
+        now: Millis,
+    ) -> Result<bool, StoreError> {
         let rated = match (table.status(), table.winner()) {
             (Status::Started | Status::Aborted, _) | (_, None) => None,
             (_, Some(winner)) => Some(RatedResult {
@@ -347,12 +355,76 @@ impl Hub {
     }
 
     /// Sends a game's new state to its watchers here; a finished game leaves the cache.
-    fn publish(&self, live: &LiveGame, slot: &Slot, now: Millis) {
+    fn publish(self: &Arc<Hub>, live: &Arc<LiveGame>, slot: &Slot, now: Millis) {
         let finished = !slot.table.is_running();
         let _ = live.updates.send(Line::new(&views::game_state(&slot.table, now), finished));
         live.wake.notify_one();
         if finished {
             self.games.lock().unwrap_or_else(PoisonError::into_inner).remove(&live.info.id);
+        }
+        self.bot_turn(live, &slot.table);
+    }
+
+    /// If a house bot is to move, has it think (once a search slot is free) and play.
+    fn bot_turn(self: &Arc<Hub>, live: &Arc<LiveGame>, table: &Table) {
+        let Some(bots) = self.bots.get() else { return };
+        let seat = table.seat_to_move();
+        let player = live.info.players[seat.index()].id;
+        let Some(level) = bots.level(player).filter(|_| table.is_running()) else { return };
+        let ply = table.position().move_count();
+        let (hub, live, thinking) = (Arc::clone(self), Arc::clone(live), Arc::clone(&bots.thinking));
+        tokio::spawn(async move {
+            let Ok(_permit) = thinking.acquire_owned().await else { return };
+            // The clock ran while the bot waited for a slot: read it now.
+            let (position, scoring, clock) = {
+                let slot = live.slot.lock().await;
+                let table = &slot.table;
+                if !table.is_running() || table.position().move_count() != ply {
+                    return;
+                }
+                let increment = table.settings().clock.map_or(0, |clock| clock.increment_ms);
+                let clock = table.remaining(seat, now_ms()).map(|left| (left, increment));
+                (table.position().clone(), table.settings().scoring, clock)
+            };
+            let seed = u64::from_le_bytes(random_bytes());
+            let chosen = tokio::task::spawn_blocking(move || {
+                crate::bots::engine(level, clock, seed).choose(&position, scoring, None).best
+            })
+            .await;
+            let Ok(Some(chosen)) = chosen else { return };
+            if let Err(error) = hub.act(&live, seat, Action::Move(chosen)).await {
+                eprintln!("note: bot in game {}: {error}", live.info.id);
+            }
+        });
+    }
+
+    /// Enlists the house bots: they accept every invite and play their games.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn enlist_bots(self: &Arc<Hub>, thinking: usize) -> Result<(), StoreError> {
+        let bots = crate::bots::Bots::enlist(&self.store, thinking).await?;
+        let _ = self.bots.set(bots);
+        // Invites sent while the bots were away, and games in which they are to move.
+        for challenge in self.store.every_open_challenge().await? {
+            self.answer_for_bot(&challenge).await;
+        }
+        let games: Vec<Arc<LiveGame>> =
+            self.games.lock().unwrap_or_else(PoisonError::into_inner).values().cloned().collect();
+        for live in games {
+            let slot = live.slot.lock().await;
+            self.bot_turn(&live, &slot.table);
+        }
+        Ok(())
+    }
+
+    /// A house bot accepts an invite sent to it.
+    pub async fn answer_for_bot(self: &Arc<Hub>, challenge: &Challenge) {
+        let Some(bots) = self.bots.get() else { return };
+        if bots.level(challenge.to.id).is_some()
+            && let Err(error) = self.accept(challenge).await
+        {
+            eprintln!("note: bot accepting invite {}: {error}", challenge.id);
         }
     }
 
@@ -429,6 +501,7 @@ impl Hub {
         for player in &live.info.players {
             self.notify(player.id, &event);
         }
+        self.bot_turn(&live, &slot.table);
         Ok(id)
     }
 
@@ -558,7 +631,7 @@ impl Hub {
     }
 
     /// Takes the stored state of a game watched here that another server changed.
-    async fn reload(&self, id: &str) -> Result<(), StoreError> {
+    async fn reload(self: &Arc<Hub>, id: &str) -> Result<(), StoreError> {
         let live = self.games.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
         let Some(live) = live else { return Ok(()) };
         let mut slot = live.slot.lock().await;

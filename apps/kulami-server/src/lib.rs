@@ -5,6 +5,7 @@
 
 mod api;
 mod auth;
+mod bots;
 mod error;
 mod hub;
 mod limits;
@@ -32,6 +33,8 @@ pub struct Config {
     pub away_limit: std::time::Duration,
     /// Whether requests and streams are limited per address and account.
     pub rate_limit: bool,
+    /// With house bots, how many of their searches may run at once; `None`: no house bots.
+    pub bots: Option<usize>,
 }
 
 /// The embedded database's default place: `kulami/server.sqlite` in the platform's data
@@ -54,6 +57,9 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     let (stop, stopped) = watch::channel(false);
     let hub = hub::Hub::new(store.clone(), config.away_limit, stopped);
     hub.start().await.context("cannot take up the games in play")?;
+    if let Some(thinking) = config.bots {
+        hub.enlist_bots(thinking).await.context("cannot enlist the house bots")?;
+    }
     let listener =
         TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
     let address = listener.local_addr()?;

@@ -22,6 +22,13 @@ struct Arguments {
     /// Turns off the rate limits and the cap on streams per address (for tests and benchmarks).
     #[arg(long)]
     no_rate_limit: bool,
+    /// House bots: accounts bot-beginner, bot-casual, bot-club, bot-expert and bot-master
+    /// accept every invite and play with the engine of that level.
+    #[arg(long)]
+    bots: bool,
+    /// How many house-bot searches may run at once (default: one per core).
+    #[arg(long, value_name = "N", requires = "bots")]
+    bot_threads: Option<usize>,
 }
 
 #[tokio::main]
@@ -32,6 +39,9 @@ async fn main() -> anyhow::Result<()> {
         database: arguments.database.unwrap_or_else(kulami_server::default_database),
         away_limit: std::time::Duration::from_secs(arguments.away_limit),
         rate_limit: !arguments.no_rate_limit,
+        bots: arguments.bots.then(|| {
+            arguments.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        }),
     };
     kulami_server::serve(config, shutdown_signal()).await
 }
