@@ -4,10 +4,12 @@
 
 mod ai_cmd;
 mod board_args;
+mod bot;
 mod engine_cmd;
 mod external;
 mod layout_cmd;
 mod match_cmd;
+mod online;
 mod output;
 mod play;
 mod puzzle_cmd;
@@ -51,6 +53,11 @@ enum Command {
     /// Boards: list, show, generate, validate and measure them.
     #[command(subcommand)]
     Layout(layout_cmd::LayoutCommand),
+    /// Play on a kulami-server: an account, who is online, invites, and games in the terminal.
+    Online(online::OnlineArgs),
+    /// Connect an engine (a built-in level or a program) to a server account that accepts
+    /// invites and plays them.
+    Bot(bot::BotArgs),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +83,8 @@ fn main() -> ExitCode {
         Command::Score(args) => rules_cmd::score(&args),
         Command::Perft(args) => rules_cmd::perft(&args),
         Command::Layout(command) => layout_cmd::run(&command),
+        Command::Online(args) => online::run(&args),
+        Command::Bot(args) => bot::run(&args),
         Command::Engine(args) => engine_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Hint(args) => ai_cmd::hint(&args),

@@ -110,7 +110,7 @@ impl PlayerSpec {
 const MAX_CLOCK_SECONDS: f64 = 86_400.0;
 
 /// `LIMIT+INC` or `LIMIT`, in seconds (decimals allowed): `300+3`, `0.5+0.05`.
-fn parse_time_control(text: &str) -> Result<GameClock, String> {
+pub(crate) fn parse_time_control(text: &str) -> Result<GameClock, String> {
     let (limit, increment) = text.split_once('+').unwrap_or((text, "0"));
     let seconds = |part: &str| match part.trim().parse::<f64>() {
         Ok(value) if (0.0..=MAX_CLOCK_SECONDS).contains(&value) => Ok(Duration::from_secs_f64(value)),

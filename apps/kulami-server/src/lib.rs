@@ -1,7 +1,7 @@
 //! `kulami-server`: online Kulami. Accounts, invites, games refereed by `kulami-core` with the
 //! server's clock, Glicko-2 ratings, on SQLite or PostgreSQL. The interface is `online.md`'s.
 //!
-//! The binary is the usual way in; [`serve`] runs the same server inside another program.
+//! The binary is the usual way in; [`Server`] runs the same server inside another program.
 
 mod api;
 mod auth;
@@ -45,45 +45,72 @@ pub fn default_database() -> String {
     format!("sqlite:{}", directory.join("server.sqlite").display())
 }
 
-/// Runs the server until `shutdown` resolves. Prints `listening on http://HOST:PORT` once it
-/// accepts connections.
-///
-/// # Errors
-/// The database cannot be opened or migrated, or the address cannot be bound.
-pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-    let store = store::Store::open(&config.database)
-        .await
-        .with_context(|| format!("cannot open the database {}", config.database))?;
-    let (stop, stopped) = watch::channel(false);
-    let hub = hub::Hub::new(store.clone(), config.away_limit, stopped);
-    hub.start().await.context("cannot take up the games in play")?;
-    if let Some(thinking) = config.bots {
-        hub.enlist_bots(thinking).await.context("cannot enlist the house bots")?;
+/// A server bound to its address, ready to run.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    hub: std::sync::Arc<hub::Hub>,
+    store: store::Store,
+    stop: watch::Sender<bool>,
+    rate_limit: bool,
+}
+
+impl Server {
+    /// Opens (creating and migrating) the database, takes up the games in play, enlists the
+    /// house bots if asked, and binds the address.
+    ///
+    /// # Errors
+    /// The database cannot be opened or migrated, or the address cannot be bound.
+    pub async fn bind(config: Config) -> anyhow::Result<Server> {
+        let store = store::Store::open(&config.database)
+            .await
+            .with_context(|| format!("cannot open the database {}", config.database))?;
+        let (stop, stopped) = watch::channel(false);
+        let hub = hub::Hub::new(store.clone(), config.away_limit, stopped);
+        hub.start().await.context("cannot take up the games in play")?;
+        if let Some(thinking) = config.bots {
+            hub.enlist_bots(thinking).await.context("cannot enlist the house bots")?;
+        }
+        let listener =
+            TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
+        Ok(Server { listener, hub, store, stop, rate_limit: config.rate_limit })
     }
-    let listener =
-        TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
-    let address = listener.local_addr()?;
-    println!("listening on http://{address}");
-    let limits = config.rate_limit.then(limits::Limits::new);
-    if let Some(limits) = limits.clone() {
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
-            loop {
-                every.tick().await;
-                limits.forget_quiet();
-            }
-        });
+
+    /// The address it listens on.
+    ///
+    /// # Errors
+    /// The socket has no address (never, once bound).
+    pub fn address(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
     }
-    let app = api::router(api::AppState { hub: std::sync::Arc::clone(&hub), limits });
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            // Streams end, so that open connections close.
-            let _ = stop.send(true);
-        })
-        .await
-        .context("the server failed")?;
-    hub.leave().await.context("cannot sign this server off")?;
-    store.close().await;
-    Ok(())
+
+    /// Serves until `shutdown` resolves, then ends the streams and signs this server off.
+    ///
+    /// # Errors
+    /// Serving or signing off failed.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let Server { listener, hub, store, stop, rate_limit } = self;
+        let limits = rate_limit.then(limits::Limits::new);
+        if let Some(limits) = limits.clone() {
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+                loop {
+                    every.tick().await;
+                    limits.forget_quiet();
+                }
+            });
+        }
+        let app = api::router(api::AppState { hub: std::sync::Arc::clone(&hub), limits });
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                // Streams end, so that open connections close.
+                let _ = stop.send(true);
+            })
+            .await
+            .context("the server failed")?;
+        hub.leave().await.context("cannot sign this server off")?;
+        store.close().await;
+        Ok(())
+    }
 }

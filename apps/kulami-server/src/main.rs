@@ -43,7 +43,10 @@ async fn main() -> anyhow::Result<()> {
             arguments.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         }),
     };
-    kulami_server::serve(config, shutdown_signal()).await
+    let server = kulami_server::Server::bind(config).await?;
+    // The first line, which scripts and tests wait for: it accepts connections from now on.
+    println!("listening on http://{}", server.address()?);
+    server.run(shutdown_signal()).await
 }
 
 /// SIGINT or SIGTERM.
