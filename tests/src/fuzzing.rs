@@ -8,6 +8,8 @@ use kulami_ai::{EngineOptions, Level, TimeControl};
 use kulami_cli::protocol::Session;
 use kulami_core::notation::{format_moves, parse_moves};
 use kulami_core::{Game, GameRecord, Layout};
+/// Request bodies, moves and names sent to the server: one answer, never a panic.
+pub use kulami_server::fuzzing::request_body;
 
 /// Layout text (and layout files with a header): a valid layout prints as text that parses to
 /// the same layout, on several lines and on one.

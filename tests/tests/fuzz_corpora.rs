@@ -35,6 +35,11 @@ fn the_record_bytes_corpus_replays() {
 }
 
 #[test]
+fn the_request_body_corpus_replays() {
+    replay("request_body", fuzzing::request_body);
+}
+
+#[test]
 fn the_protocol_corpus_replays() {
     replay("protocol", fuzzing::protocol);
 }
@@ -79,5 +84,47 @@ proptest! {
     #[test]
     fn any_sequence_of_commands_gets_replies_in_the_protocol_form(lines in prop::collection::vec(command(), 0..40)) {
         fuzzing::protocol(lines.join("\n").as_bytes());
+    }
+}
+
+/// Invite settings the way a careless or hostile client writes them: the real keys (and a
+/// wrong one) with values of every JSON type.
+fn invite_body() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just("layout"),
+        Just("marbles"),
+        Just("scoring"),
+        Just("color"),
+        Just("swap"),
+        Just("clock"),
+        Just("colour")
+    ];
+    let value = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        (-5i64..100_000).prop_map(|n| n.to_string()),
+        "\"[a-zA-Z0-9/.]{0,20}\"",
+        (0u64..u64::MAX).prop_map(|seed| format!("{{\"random\": {seed}, \"shape\": \"irregular\"}}")),
+        (0u64..20_000, 0u64..500)
+            .prop_map(|(limit, increment)| format!("{{\"limit\": {limit}, \"increment\": {increment}}}")),
+        Just("[1, 2]".to_owned()),
+    ];
+    prop::collection::vec((key, value), 0..6).prop_map(|fields| {
+        let fields: Vec<String> = fields.iter().map(|(key, value)| format!("\"{key}\": {value}")).collect();
+        format!("{{{}}}", fields.join(", "))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_invite_body_is_settings_or_one_error(body in invite_body()) {
+        fuzzing::request_body(&[[0].as_slice(), body.as_bytes()].concat());
+    }
+
+    #[test]
+    fn any_bytes_as_any_request_part_never_panic(data in prop::collection::vec(any::<u8>(), 0..300)) {
+        fuzzing::request_body(&data);
     }
 }

@@ -82,11 +82,17 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
                 ApiError::bad_request(format!("the body could not be read: {rejection}"))
             }
         })?;
-        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
-        serde_json::from_slice(bytes)
-            .map(JsonBody)
-            .map_err(|e| ApiError::bad_request(format!("the body is not the JSON expected: {e}")))
+        parse_body(&bytes).map(JsonBody)
     }
+}
+
+/// A request body's JSON as `T`; blank reads as `{}`.
+///
+/// # Errors
+/// 400, saying where the JSON is wrong.
+pub fn parse_body<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("the body is not the JSON expected: {e}")))
 }
 
 fn ok() -> Json<Value> {
@@ -102,11 +108,11 @@ async fn home() -> Html<&'static str> {
     )
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Credentials {
-    username: String,
-    password: String,
+pub(crate) struct Credentials {
+    pub(crate) username: String,
+    pub(crate) password: String,
 }
 
 /// Counts a sign-in or registration against the caller's address.
@@ -296,9 +302,9 @@ async fn accept(State(state): State<AppState>, player: Player, Path(id): Path<St
     Ok(Json(json!({"game": game})))
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Decline {
+pub(crate) struct Decline {
     #[serde(default)]
     reason: Option<String>,
 }

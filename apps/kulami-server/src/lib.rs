@@ -7,6 +7,7 @@ mod api;
 mod auth;
 mod bots;
 mod error;
+pub mod fuzzing;
 mod hub;
 mod limits;
 mod rating;
