@@ -1,5 +1,5 @@
 //! `kulami online ...`: an account on a `kulami-server`, invites, and games in the terminal,
-//! through the server's HTTP interface (`online.md`).
+//! through the server's HTTP interface (`docs/ONLINE.md`).
 
 use std::io::{BufRead as _, BufReader, IsTerminal as _, Read};
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! The HTTP interface of `online.md`: routes, request bodies and NDJSON streams.
+//! The HTTP interface of `docs/ONLINE.md`: routes, request bodies and NDJSON streams.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -60,7 +60,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/board/game/{id}/move/{move}", post(play))
         .route("/api/board/game/{id}/resign", post(resign))
         .route("/api/board/game/{id}/abort", post(abort))
-        .fallback(|| async { ApiError::not_found("no such endpoint: see online.md") })
+        .fallback(|| async {
+            ApiError::not_found("no such endpoint (the interface is in docs/ONLINE.md of the Kulami repository)")
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(state.limits.clone(), limits::per_address))
         .with_state(state)
@@ -104,7 +106,7 @@ async fn home() -> Html<&'static str> {
         "<!doctype html><title>Kulami server</title><h1>Kulami server</h1>\
          <p>Play from the command line: <code>kulami online register NAME</code>, then \
          <code>kulami online invite FRIEND</code>. Bots and tools: the HTTP interface follows the lichess Board API \
-         (see online.md).</p>",
+         (docs/ONLINE.md in the Kulami repository).</p>",
     )
 }
 

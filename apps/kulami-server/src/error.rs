@@ -1,4 +1,4 @@
-//! The one error answer of `online.md`: a 4xx (or 500) status with `{"error": "<sentence>"}`.
+//! The one error answer of `docs/ONLINE.md`: a 4xx (or 500) status with `{"error": "<sentence>"}`.
 
 use axum::Json;
 use axum::http::StatusCode;

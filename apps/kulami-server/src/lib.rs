@@ -1,5 +1,5 @@
 //! `kulami-server`: online Kulami. Accounts, invites, games refereed by `kulami-core` with the
-//! server's clock, Glicko-2 ratings, on SQLite or PostgreSQL. The interface is `online.md`'s.
+//! server's clock, Glicko-2 ratings, on SQLite or PostgreSQL. The interface is `docs/ONLINE.md`'s.
 //!
 //! The binary is the usual way in; [`Server`] runs the same server inside another program.
 

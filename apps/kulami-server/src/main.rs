@@ -1,4 +1,4 @@
-//! `kulami-server`: see `online.md` and `docs/ONLINE.md`.
+//! `kulami-server`: see `docs/ONLINE.md` and `docs/ONLINE.md`.
 
 use std::net::SocketAddr;
 

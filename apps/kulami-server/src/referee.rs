@@ -64,7 +64,7 @@ impl Seat {
     }
 }
 
-/// How far a game has got, with the names of `online.md`.
+/// How far a game has got, with the names of `docs/ONLINE.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Being played.

@@ -1,4 +1,4 @@
-//! An invite's game settings: the request body of `online.md` parsed into what a game is started
+//! An invite's game settings: the request body of `docs/ONLINE.md` parsed into what a game is started
 //! with, or one clear error.
 
 use std::sync::Arc;

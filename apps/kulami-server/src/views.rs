@@ -1,4 +1,4 @@
-//! The JSON objects of `online.md`, and the game record file, drawn from stored and live state.
+//! The JSON objects of `docs/ONLINE.md`, and the game record file, drawn from stored and live state.
 
 use kulami_core::{Color, GameRecord, Winner, notation};
 use serde_json::{Value, json};
