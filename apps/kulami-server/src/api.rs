@@ -287,13 +287,14 @@ async fn open_challenge(state: &AppState, id: &str, player: &Player, invitee: bo
         .challenge(id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no invite has id `{id}`")))?;
+    // A closed invite is closed to everyone: 409 before asking who may act on an open one.
+    if challenge.status != "created" {
+        return Err(ApiError::conflict(format!("the invite is no longer open: it was {}", challenge.status)));
+    }
     let party = if invitee { &challenge.to } else { &challenge.from };
     if party.id != player.user.id {
         let who = if invitee { "the invited player" } else { "the sender" };
         return Err(ApiError::forbidden(format!("only {who} can do this")));
-    }
-    if challenge.status != "created" {
-        return Err(ApiError::conflict(format!("the invite is no longer open: it was {}", challenge.status)));
     }
     Ok(challenge)
 }

@@ -60,8 +60,9 @@ async fn every_invite_path_answers_and_tells_both_players() {
         // No invite is answered twice.
         for id in [&declined, &canceled, &accepted] {
             for (client, action) in [(&ben, "accept"), (&ben, "decline"), (&ann, "cancel")] {
-                let (status, _) = client.send(Method::POST, &format!("/api/challenge/{id}/{action}"), None).await;
-                assert!(matches!(status, StatusCode::CONFLICT | StatusCode::FORBIDDEN), "{id} {action}: {status}");
+                let (status, answer) = client.send(Method::POST, &format!("/api/challenge/{id}/{action}"), None).await;
+                assert_eq!(status, StatusCode::CONFLICT, "{id} {action}: {answer}");
+                assert!(answer["error"].as_str().unwrap().starts_with("the invite is no longer open"), "{answer}");
             }
         }
         let (status, answer) = ann.send(Method::POST, &format!("/api/challenge/{accepted}/accept"), None).await;

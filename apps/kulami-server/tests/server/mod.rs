@@ -84,11 +84,13 @@ impl Server {
         self.child.kill().await.expect("the server can be killed");
     }
 
-    /// SIGTERM, and waits for a clean exit.
-    pub async fn terminate(mut self) -> std::process::ExitStatus {
+    /// SIGTERM, and waits for a clean exit (open streams end, the exit status is 0).
+    pub async fn terminate(mut self) {
         let pid = self.child.id().expect("running");
         std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill runs");
-        tokio::time::timeout(PATIENCE, self.child.wait()).await.expect("shuts down in time").expect("exit status")
+        let status =
+            tokio::time::timeout(PATIENCE, self.child.wait()).await.expect("shuts down in time").expect("exit status");
+        assert!(status.success(), "the server exited with {status} on SIGTERM");
     }
 
     /// A client without a token.
