@@ -16,6 +16,7 @@ fn start_server(directory: &Path) -> String {
         away_limit: Duration::from_secs(60),
         rate_limit: true,
         bots: None,
+        web: None,
     };
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

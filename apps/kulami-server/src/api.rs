@@ -39,10 +39,12 @@ pub struct AppState {
     pub limits: Option<Arc<Limits>>,
 }
 
-/// The server's routes.
-pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route("/", get(home))
+/// What an unknown path under `/api` answers.
+const NO_ENDPOINT: &str = "no such endpoint (the interface is in docs/ONLINE.md of the Kulami repository)";
+
+/// The server's routes; with `web`, the files of that directory (the browser edition) at `/`.
+pub fn router(state: AppState, web: Option<&std::path::Path>) -> Router {
+    let api = Router::new()
         .route("/api/account/register", post(register))
         .route("/api/token", post(login).delete(logout))
         .route("/api/account", get(account))
@@ -60,10 +62,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/board/game/{id}/move/{move}", post(play))
         .route("/api/board/game/{id}/resign", post(resign))
         .route("/api/board/game/{id}/abort", post(abort))
-        .fallback(|| async {
-            ApiError::not_found("no such endpoint (the interface is in docs/ONLINE.md of the Kulami repository)")
-        })
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .route("/api/{*rest}", axum::routing::any(|| async { ApiError::not_found(NO_ENDPOINT) }));
+    let site = match web {
+        Some(directory) => api.fallback_service(tower_http::services::ServeDir::new(directory)),
+        None => api.route("/", get(home)).fallback(|| async { ApiError::not_found(NO_ENDPOINT) }),
+    };
+    site.layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(state.limits.clone(), limits::per_address))
         .with_state(state)
 }

@@ -36,6 +36,8 @@ pub struct Config {
     pub rate_limit: bool,
     /// With house bots, how many of their searches may run at once; `None`: no house bots.
     pub bots: Option<usize>,
+    /// A directory served at `/` (the browser edition); `None`: a short page on how to play.
+    pub web: Option<PathBuf>,
 }
 
 /// The embedded database's default place: `kulami/server.sqlite` in the platform's data
@@ -54,6 +56,7 @@ pub struct Server {
     store: store::Store,
     stop: watch::Sender<bool>,
     rate_limit: bool,
+    web: Option<PathBuf>,
 }
 
 impl Server {
@@ -74,7 +77,10 @@ impl Server {
         }
         let listener =
             TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
-        Ok(Server { listener, hub, store, stop, rate_limit: config.rate_limit })
+        if let Some(web) = config.web.as_ref().filter(|web| !web.is_dir()) {
+            anyhow::bail!("--web {}: not a directory", web.display());
+        }
+        Ok(Server { listener, hub, store, stop, rate_limit: config.rate_limit, web: config.web })
     }
 
     /// The address it listens on.
@@ -90,7 +96,7 @@ impl Server {
     /// # Errors
     /// Serving or signing off failed.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let Server { listener, hub, store, stop, rate_limit } = self;
+        let Server { listener, hub, store, stop, rate_limit, web } = self;
         let limits = rate_limit.then(limits::Limits::new);
         if let Some(limits) = limits.clone() {
             tokio::spawn(async move {
@@ -101,7 +107,7 @@ impl Server {
                 }
             });
         }
-        let app = api::router(api::AppState { hub: std::sync::Arc::clone(&hub), limits });
+        let app = api::router(api::AppState { hub: std::sync::Arc::clone(&hub), limits }, web.as_deref());
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
                 shutdown.await;

@@ -29,6 +29,9 @@ struct Arguments {
     /// How many house-bot searches may run at once (default: one per core).
     #[arg(long, value_name = "N", requires = "bots")]
     bot_threads: Option<usize>,
+    /// Serve the files of this directory at `/` (the browser edition's bundle).
+    #[arg(long, value_name = "DIR")]
+    web: Option<std::path::PathBuf>,
 }
 
 #[tokio::main]
@@ -39,6 +42,7 @@ async fn main() -> anyhow::Result<()> {
         database: arguments.database.unwrap_or_else(kulami_server::default_database),
         away_limit: std::time::Duration::from_secs(arguments.away_limit),
         rate_limit: !arguments.no_rate_limit,
+        web: arguments.web,
         bots: arguments.bots.then(|| {
             arguments.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         }),
