@@ -18,16 +18,7 @@ fn start_server(directory: &Path) -> String {
         bots: None,
         web: None,
     };
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-        runtime.block_on(async move {
-            let server = kulami_server::Server::bind(config).await.unwrap();
-            sender.send(server.address().unwrap()).unwrap();
-            server.run(std::future::pending()).await.unwrap();
-        });
-    });
-    format!("http://{}", receiver.recv_timeout(Duration::from_secs(30)).unwrap())
+    format!("http://{}", kulami_server::start_in_background(config).unwrap())
 }
 
 /// A player's own configuration directory, as on their own computer.

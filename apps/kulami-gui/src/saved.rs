@@ -47,6 +47,9 @@ pub struct Saved {
     /// Sound effects on; off in saves from before them.
     #[serde(default)]
     sounds: bool,
+    /// The online account signed in (its token, never the password).
+    #[serde(default)]
+    pub online: Option<crate::online::Account>,
 }
 
 fn default_turn_seconds() -> u64 {
@@ -120,6 +123,7 @@ impl Saved {
             computer_level: settings.computer_level.number(),
             person_color: Some(settings.person_color),
             sounds: settings.sounds,
+            online: None,
         }
     }
 
@@ -188,6 +192,22 @@ impl Saved {
 mod tests {
     use super::*;
     use crate::state::Action;
+
+    #[test]
+    fn the_online_account_is_kept_as_its_token_and_older_saves_have_none() {
+        let mut saved = Saved::capture(&GameState::default(), Settings::default());
+        let text = saved.to_text();
+        assert_eq!(Saved::parse(&text).unwrap().online, None);
+        let account = crate::online::Account {
+            server: "http://127.0.0.1:8080".to_owned(),
+            username: "alice".to_owned(),
+            token: "0123abcd".to_owned(),
+        };
+        saved.online = Some(account.clone());
+        let text = saved.to_text();
+        assert!(text.contains("0123abcd") && !text.contains("password"), "{text}");
+        assert_eq!(Saved::parse(&text).unwrap().online, Some(account));
+    }
 
     #[test]
     fn a_game_in_progress_round_trips() {

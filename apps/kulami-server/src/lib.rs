@@ -121,3 +121,29 @@ impl Server {
         Ok(())
     }
 }
+
+/// Starts a server on a runtime of its own, in the background of another program (its tests,
+/// say), and gives its address once it listens. It runs until the program ends.
+///
+/// # Errors
+/// The server could not be bound (see [`Server::bind`]).
+pub fn start_in_background(config: Config) -> anyhow::Result<SocketAddr> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+            Ok(runtime) => runtime,
+            Err(error) => return drop(sender.send(Err(anyhow::Error::new(error)))),
+        };
+        runtime.block_on(async move {
+            let server = match Server::bind(config).await {
+                Ok(server) => server,
+                Err(error) => return drop(sender.send(Err(error))),
+            };
+            let _ = sender.send(server.address().map_err(anyhow::Error::new));
+            if let Err(error) = server.run(std::future::pending()).await {
+                eprintln!("kulami-server: {error:#}");
+            }
+        });
+    });
+    receiver.recv().context("the server's thread ended before it listened")?
+}

@@ -80,6 +80,11 @@ pub struct KulamiApp {
     start_open: bool,
     /// Where the sound effects go, when they are on.
     speaker: crate::sound::Speaker,
+    /// The online lobby (kept while its screen is closed, so that invites still arrive), its
+    /// form, and whether its screen is shown.
+    lobby: crate::online::Lobby,
+    lobby_form: crate::online_view::LobbyForm,
+    online_open: bool,
 }
 
 impl Default for KulamiApp {
@@ -106,6 +111,9 @@ impl Default for KulamiApp {
             rules_open: false,
             start_open: false,
             speaker: crate::sound::Speaker::default(),
+            lobby: crate::online::Lobby::new(None, std::sync::Arc::new(|| {})),
+            lobby_form: crate::online_view::LobbyForm::default(),
+            online_open: false,
         }
     }
 }
@@ -123,6 +131,7 @@ impl KulamiApp {
             match saved.restore() {
                 Ok(state) => {
                     app.state = state;
+                    app.lobby = crate::online::Lobby::new(saved.online.clone(), std::sync::Arc::new(|| {}));
                     let settings = saved.settings();
                     app.settings = Settings {
                         streak: settings.streak,
@@ -145,9 +154,23 @@ impl KulamiApp {
     /// Writes the autosave if anything changed; a failure is shown, not fatal.
     fn keep_autosave(&mut self) {
         let Some(autosave) = &mut self.autosave else { return };
-        if let Err(error) = autosave.store(&Saved::capture(&self.state, self.settings)) {
+        let mut saved = Saved::capture(&self.state, self.settings);
+        saved.online = self.lobby.account().cloned();
+        if let Err(error) = autosave.store(&saved) {
             self.state.warn(format!("The game could not be saved: {error}"));
         }
+    }
+
+    /// The online lobby, for tests.
+    #[must_use]
+    pub fn lobby(&self) -> &crate::online::Lobby {
+        &self.lobby
+    }
+
+    /// Opens the online lobby (as the start screen's Play online does).
+    pub fn open_online(&mut self) {
+        self.online_open = true;
+        self.start_open = false;
     }
 
     /// The game state, for tests.
@@ -211,6 +234,20 @@ impl KulamiApp {
         self.editor_window(ui, &mut actions);
         self.analysis_window(ui, &mut actions);
         let (fresh_marble, animating) = self.follow_turn();
+        if self.online_open {
+            egui::CentralPanel::default().show(ui, |ui| {
+                let (online_actions, exit) = crate::online_view::show(ui, &mut self.lobby, &mut self.lobby_form);
+                for action in online_actions {
+                    self.lobby.act(action);
+                }
+                if exit == crate::online_view::LobbyExit::Back {
+                    self.online_open = false;
+                    self.start_open = true;
+                }
+            });
+            self.keep_autosave();
+            return;
+        }
         if self.start_open {
             self.start_screen(ui, &mut actions);
             for action in actions {
@@ -263,6 +300,12 @@ impl KulamiApp {
     /// the autosave. eframe calls it before every frame and when a task's end wakes it.
     pub fn logic(&mut self, ctx: &egui::Context) {
         self.drive_background(ctx);
+        self.lobby.set_wake(background::waking(ctx));
+        self.lobby.poll(Instant::now(), self.online_open);
+        if self.online_open {
+            // The players list is asked for again every few seconds.
+            ctx.request_repaint_after(Duration::from_secs(1));
+        }
         self.forget_other_analysis();
         self.keep_autosave();
         if self.state.engine_to_move().is_some() && self.engine_task.is_none() {

@@ -85,6 +85,10 @@ impl KulamiApp {
                 actions.push(Action::NewGame);
                 self.start_open = false;
             }
+            if other.button(RichText::new("Play online").size(18.0)).clicked() {
+                self.online_open = true;
+                self.start_open = false;
+            }
             other.add_space(16.0);
             other.heading("More");
             if other.button("Today's puzzle").clicked() {

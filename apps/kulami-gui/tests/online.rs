@@ -1,0 +1,118 @@
+//! The online lobby driven like a player, against the real server (run in this test's process
+//! on a free loopback port): sign up, an invite arrives live and is accepted, an invite sent
+//! from the form is withdrawn.
+
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use kulami_gui::KulamiApp;
+use serde_json::{Value, json};
+
+fn frame(ui: &mut egui::Ui, app: &mut KulamiApp) {
+    app.logic(ui.ctx());
+    app.show(ui);
+}
+
+/// Runs frames until a widget whose label contains `text` shows (the network answers on its
+/// own threads, so frames are run while it does).
+fn wait_for(harness: &mut Harness<'static, KulamiApp>, text: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        harness.step();
+        if harness.query_all_by_label_contains(text).next().is_some() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "`{text}` never showed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn type_into(harness: &mut Harness<'static, KulamiApp>, field: &str, text: &str) {
+    let role = if field == "Password" { Role::PasswordInput } else { Role::TextInput };
+    let node = harness.get_by_role_and_label(role, field);
+    node.focus();
+    harness.step();
+    let node = harness.get_by_role_and_label(role, field);
+    node.type_text(text);
+    harness.step();
+}
+
+/// A request as a second player's program would send it.
+fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> Value {
+    let mut request = match &body {
+        Some(body) => ehttp::Request::post_json(url, body).unwrap(),
+        None if method == "POST" => ehttp::Request::post(url, Vec::new()),
+        None => ehttp::Request::get(url),
+    };
+    if let Some(token) = token {
+        request.headers.insert("Authorization", format!("Bearer {token}"));
+    }
+    let response = ehttp::fetch_blocking(&request).unwrap();
+    assert!(response.ok, "{method} {url}: {}", String::from_utf8_lossy(&response.bytes));
+    serde_json::from_slice(&response.bytes).unwrap()
+}
+
+#[test]
+fn a_player_signs_up_accepts_an_invite_that_arrives_live_and_withdraws_one() {
+    let directory = tempfile::tempdir().unwrap();
+    let config = kulami_server::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        database: format!("sqlite:{}", directory.path().join("server.sqlite").display()),
+        away_limit: Duration::from_secs(60),
+        rate_limit: true,
+        bots: None,
+        web: None,
+    };
+    let base = format!("http://{}", kulami_server::start_in_background(config).unwrap());
+    let bob = call(
+        "POST",
+        &format!("{base}/api/account/register"),
+        None,
+        Some(json!({"username": "bob", "password": "bob-password"})),
+    );
+    let bob_token = bob["token"].as_str().unwrap().to_owned();
+
+    let mut app = KulamiApp::default();
+    app.open_online();
+    let mut harness = Harness::builder().with_size(egui::vec2(1000.0, 900.0)).build_ui_state(frame, app);
+    harness.step();
+    let server = harness.get_by_role_and_label(Role::TextInput, "Server");
+    server.focus();
+    harness.step();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    type_into(&mut harness, "Server", &base);
+    type_into(&mut harness, "Name", "alice");
+    type_into(&mut harness, "Password", "alice-password");
+    harness.get_by_label("Register").click();
+    wait_for(&mut harness, "Signed in as alice");
+    let account = harness.state().lobby().account().cloned().unwrap();
+    assert_eq!((account.username.as_str(), account.server.as_str()), ("alice", base.as_str()));
+
+    // Bob's invite arrives on alice's event stream and is accepted with a click.
+    call(
+        "POST",
+        &format!("{base}/api/challenge/alice"),
+        Some(&bob_token),
+        Some(json!({"clock": null, "color": "red"})),
+    );
+    wait_for(&mut harness, "Accept bob's invite");
+    harness.get_by_label("Accept bob's invite").click();
+    wait_for(&mut harness, "with bob has started");
+    let started = harness.state().lobby().started().to_vec();
+    assert_eq!(started.len(), 1);
+    let game = call("GET", &format!("{base}/api/game/{}", started[0]), None, None);
+    assert_eq!((&game["red"]["username"], &game["black"]["username"]), (&json!("bob"), &json!("alice")));
+
+    // An invite written in the form, then withdrawn.
+    type_into(&mut harness, "Player", "bob");
+    harness.get_by_label("Send invite").click();
+    wait_for(&mut harness, "Cancel the invite to bob");
+    let open = call("GET", &format!("{base}/api/challenge"), Some(&bob_token), None);
+    assert_eq!(open["in"][0]["from"], "alice", "{open}");
+    harness.get_by_label("Cancel the invite to bob").click();
+    wait_for(&mut harness, "Invite withdrawn");
+    let open = call("GET", &format!("{base}/api/challenge"), Some(&bob_token), None);
+    assert_eq!(open["in"], json!([]), "{open}");
+}
