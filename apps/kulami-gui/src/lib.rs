@@ -24,6 +24,8 @@ pub mod editor_view;
 pub mod files;
 pub mod net;
 pub mod online;
+pub mod online_game;
+pub mod online_game_view;
 pub mod online_view;
 pub mod rules_view;
 pub mod saved;

@@ -19,12 +19,14 @@ pub struct LobbyForm {
 }
 
 /// What the lobby screen asks of the window besides the lobby's own actions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyExit {
     /// Stay.
     Stay,
     /// Back to the start screen.
     Back,
+    /// Show this game.
+    Open(String),
 }
 
 /// Draws the lobby; the player's actions and whether they left.
@@ -61,7 +63,9 @@ pub fn show(ui: &mut Ui, lobby: &mut Lobby, form: &mut LobbyForm) -> (Vec<Online
                 ui.separator();
                 ui.label(RichText::new("Games started").strong());
                 for game in lobby.started() {
-                    ui.label(format!("Game {game}"));
+                    if ui.button(format!("Open game {game}")).clicked() {
+                        exit = LobbyExit::Open(game.clone());
+                    }
                 }
             }
         }

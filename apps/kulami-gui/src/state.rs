@@ -116,6 +116,15 @@ pub enum Tone {
     Problem,
 }
 
+/// A colour's name with a capital, for labels.
+#[must_use]
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
 /// The options that outlive a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {

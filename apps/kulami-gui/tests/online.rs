@@ -1,12 +1,13 @@
 //! The online lobby driven like a player, against the real server (run in this test's process
-//! on a free loopback port): sign up, an invite arrives live and is accepted, an invite sent
-//! from the form is withdrawn.
+//! on a free loopback port): sign up, an invite arrives live and is accepted, the game is
+//! played on the board against moves arriving live with the clocks running, resigned with the
+//! rating change shown, and an invite sent from the form is withdrawn.
 
 use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use kulami_gui::KulamiApp;
 use serde_json::{Value, json};
 
@@ -55,7 +56,7 @@ fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> Va
 }
 
 #[test]
-fn a_player_signs_up_accepts_an_invite_that_arrives_live_and_withdraws_one() {
+fn a_player_signs_up_plays_an_invited_game_on_the_board_and_withdraws_an_invite() {
     let directory = tempfile::tempdir().unwrap();
     let config = kulami_server::Config {
         listen: "127.0.0.1:0".parse().unwrap(),
@@ -90,20 +91,38 @@ fn a_player_signs_up_accepts_an_invite_that_arrives_live_and_withdraws_one() {
     let account = harness.state().lobby().account().cloned().unwrap();
     assert_eq!((account.username.as_str(), account.server.as_str()), ("alice", base.as_str()));
 
-    // Bob's invite arrives on alice's event stream and is accepted with a click.
+    // Bob's invite arrives on alice's event stream and is accepted with a click: the game opens.
     call(
         "POST",
         &format!("{base}/api/challenge/alice"),
         Some(&bob_token),
-        Some(json!({"clock": null, "color": "red"})),
+        Some(json!({"clock": {"limit": 300, "increment": 0}, "color": "red"})),
     );
     wait_for(&mut harness, "Accept bob's invite");
     harness.get_by_label("Accept bob's invite").click();
-    wait_for(&mut harness, "with bob has started");
-    let started = harness.state().lobby().started().to_vec();
-    assert_eq!(started.len(), 1);
-    let game = call("GET", &format!("{base}/api/game/{}", started[0]), None, None);
-    assert_eq!((&game["red"]["username"], &game["black"]["username"]), (&json!("bob"), &json!("alice")));
+    wait_for(&mut harness, "Red (bob) 5:00.0");
+    let game = harness.state().online_game().unwrap().id().to_owned();
+    assert_eq!(harness.state().lobby().started(), std::slice::from_ref(&game));
+
+    // Bob's move arrives live; alice answers on the board; the server has both.
+    call("POST", &format!("{base}/api/board/game/{game}/move/d4"), Some(&bob_token), None);
+    wait_for(&mut harness, "d4 red");
+    wait_for(&mut harness, "Your move.");
+    let legal = harness.query_all_by_label_contains("empty, legal").next().unwrap();
+    let cell = legal.accesskit_node().label().unwrap().split(' ').next().unwrap().to_owned();
+    legal.click();
+    wait_for(&mut harness, &format!("{cell} black"));
+    let state = call("GET", &format!("{base}/api/game/{game}"), None, None);
+    assert_eq!(state["state"]["moves"], format!("d4 {cell}"));
+    // Bob's clock runs now, counted down in the window between the server's lines.
+    wait_for(&mut harness, "Waiting for your opponent's move.");
+    wait_for(&mut harness, "Red (bob) 4:59");
+
+    harness.get_by_label("Resign").click();
+    wait_for(&mut harness, "bob (red) wins by resignation");
+    wait_for(&mut harness, "Your rating: 1500 -> ");
+    harness.get_by_label("Back to the lobby").click();
+    wait_for(&mut harness, "Invite a player");
 
     // An invite written in the form, then withdrawn.
     type_into(&mut harness, "Player", "bob");

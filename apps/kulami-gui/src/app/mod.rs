@@ -85,6 +85,9 @@ pub struct KulamiApp {
     lobby: crate::online::Lobby,
     lobby_form: crate::online_view::LobbyForm,
     online_open: bool,
+    /// The online game on the screen, and how many of the lobby's started games were opened.
+    online_game: Option<crate::online_game::OnlineGame>,
+    games_opened: usize,
 }
 
 impl Default for KulamiApp {
@@ -114,6 +117,8 @@ impl Default for KulamiApp {
             lobby: crate::online::Lobby::new(None, std::sync::Arc::new(|| {})),
             lobby_form: crate::online_view::LobbyForm::default(),
             online_open: false,
+            online_game: None,
+            games_opened: 0,
         }
     }
 }
@@ -234,15 +239,40 @@ impl KulamiApp {
         self.editor_window(ui, &mut actions);
         self.analysis_window(ui, &mut actions);
         let (fresh_marble, animating) = self.follow_turn();
+        if let Some(game) = self.online_game.as_mut().filter(|_| self.online_open) {
+            use crate::online_game_view::GameInput;
+            let mut leave = false;
+            for input in crate::online_game_view::show(ui, game, Instant::now()) {
+                match input {
+                    GameInput::Play(played) => game.play(played),
+                    GameInput::Resign => game.resign(),
+                    GameInput::Abort => game.abort(),
+                    GameInput::Leave => leave = true,
+                }
+            }
+            if leave {
+                self.online_game = None;
+            }
+            return;
+        }
         if self.online_open {
             egui::CentralPanel::default().show(ui, |ui| {
                 let (online_actions, exit) = crate::online_view::show(ui, &mut self.lobby, &mut self.lobby_form);
                 for action in online_actions {
                     self.lobby.act(action);
                 }
-                if exit == crate::online_view::LobbyExit::Back {
-                    self.online_open = false;
-                    self.start_open = true;
+                match exit {
+                    crate::online_view::LobbyExit::Stay => {}
+                    crate::online_view::LobbyExit::Back => {
+                        self.online_open = false;
+                        self.start_open = true;
+                    }
+                    crate::online_view::LobbyExit::Open(id) => {
+                        if let Some(account) = self.lobby.account().cloned() {
+                            let wake = background::waking(ui.ctx());
+                            self.online_game = Some(crate::online_game::OnlineGame::open(account, &id, wake));
+                        }
+                    }
                 }
             });
             self.keep_autosave();
@@ -300,18 +330,48 @@ impl KulamiApp {
     /// the autosave. eframe calls it before every frame and when a task's end wakes it.
     pub fn logic(&mut self, ctx: &egui::Context) {
         self.drive_background(ctx);
-        self.lobby.set_wake(background::waking(ctx));
-        self.lobby.poll(Instant::now(), self.online_open);
-        if self.online_open {
-            // The players list is asked for again every few seconds.
-            ctx.request_repaint_after(Duration::from_secs(1));
-        }
+        self.drive_online(ctx);
         self.forget_other_analysis();
         self.keep_autosave();
         if self.state.engine_to_move().is_some() && self.engine_task.is_none() {
             // An engine game waits between moves, to be watched.
             ctx.request_repaint_after(self.next_engine_move.saturating_duration_since(Instant::now()));
         }
+    }
+
+    /// Polls the lobby and the online game; a game the lobby saw start opens on the screen.
+    fn drive_online(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        self.lobby.set_wake(background::waking(ctx));
+        self.lobby.poll(now, self.online_open && self.online_game.is_none());
+        let started = self.lobby.started();
+        if started.len() > self.games_opened
+            && let Some(account) = self.lobby.account().cloned()
+        {
+            self.games_opened = started.len();
+            let id = started[started.len() - 1].clone();
+            self.online_game = Some(crate::online_game::OnlineGame::open(account, &id, background::waking(ctx)));
+            self.online_open = true;
+            self.start_open = false;
+        }
+        if let Some(game) = &mut self.online_game {
+            game.set_wake(background::waking(ctx));
+            game.poll(now);
+            if game.running() && game.clocked() {
+                // The clocks show tenths.
+                ctx.request_repaint_after(Duration::from_millis(100));
+            }
+        }
+        if self.online_open {
+            // The players list is asked for again every few seconds.
+            ctx.request_repaint_after(Duration::from_secs(1));
+        }
+    }
+
+    /// The online game on the screen, for tests.
+    #[must_use]
+    pub fn online_game(&self) -> Option<&crate::online_game::OnlineGame> {
+        self.online_game.as_ref()
     }
 
     /// Drops the analysis once the game on the board is not the analysed one (a new game, board,

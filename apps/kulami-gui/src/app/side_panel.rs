@@ -395,12 +395,7 @@ pub fn clock_text(elapsed: Duration, limit_seconds: u64) -> (String, bool) {
     }
 }
 
-pub(super) fn title(color: Color) -> &'static str {
-    match color {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
+pub(super) use crate::state::color_name as title;
 
 fn seat_name(seat: Seat) -> String {
     match seat {
