@@ -10,10 +10,9 @@ use clap::Args;
 use kulami_ai::tournament::Player;
 use kulami_ai::{Clock, Engine, EngineOptions, Level};
 use kulami_core::Scoring;
-use serde_json::Value;
 
 use crate::external::ExternalPlayer;
-use crate::online::{Connection, color_of, first_player, position_of};
+use crate::online::{Connection, GameWatch, color_of, position_of, watch_game};
 
 /// Arguments of `kulami bot`.
 #[derive(Debug, Args)]
@@ -93,16 +92,8 @@ fn player(args: &BotArgs) -> anyhow::Result<Box<dyn Player>> {
 
 /// Plays one game: whenever the bot is to move, asks its player with the clock's time left.
 fn play_game(connection: &Connection, me: &str, game: &str, mut player: Box<dyn Player>) -> anyhow::Result<()> {
-    let stream = connection.stream(&format!("/api/board/game/stream/{game}"))?;
-    let full = stream.recv().context("the server sent nothing")??;
+    let GameWatch { full, first, second, states: stream } = watch_game(connection, game)?;
     let scoring: Scoring = full["scoring"].as_str().context("no scoring")?.parse()?;
-    let first = first_player(&full)?;
-    let second = [&full["red"]["username"], &full["black"]["username"]]
-        .into_iter()
-        .filter_map(Value::as_str)
-        .find(|name| *name != first)
-        .context("no second player")?
-        .to_owned();
     player
         .new_game(&position_of(&full, &serde_json::json!({"moves": ""}))?, scoring)
         .map_err(|e| anyhow::anyhow!(e.0))?;

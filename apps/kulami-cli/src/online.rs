@@ -402,7 +402,7 @@ pub fn position_of(full: &Value, state: &Value) -> anyhow::Result<Position> {
 }
 
 /// The name of the player who moved first, from a `gameFull` object.
-pub fn first_player(full: &Value) -> anyhow::Result<String> {
+fn first_player(full: &Value) -> anyhow::Result<String> {
     let position = position_of(full, &full["state"])?;
     let first = if position.swapped() { &full["black"] } else { &full["red"] };
     Ok(first["username"].as_str().context("no player name")?.to_owned())
@@ -432,10 +432,23 @@ enum Happening {
     StreamEnded,
 }
 
-/// Plays (or, for someone else's game, watches) `game` in the terminal.
-fn play(connection: &Connection, me: &str, game: &str, color: ColorChoice) -> anyhow::Result<()> {
-    let stream = connection.stream(&format!("/api/board/game/stream/{game}"))?;
-    let full = stream.recv().context("the server sent nothing")??;
+/// A game's stream, opened: its `gameFull` line, the players in the order they move, and the
+/// lines to come.
+pub struct GameWatch {
+    /// The `gameFull` object.
+    pub full: Value,
+    /// The player who moved (or moves) first.
+    pub first: String,
+    /// The other player.
+    pub second: String,
+    /// The `gameState` lines after it.
+    pub states: mpsc::Receiver<anyhow::Result<Value>>,
+}
+
+/// Opens the stream of `game` and reads its first line.
+pub fn watch_game(connection: &Connection, game: &str) -> anyhow::Result<GameWatch> {
+    let states = connection.stream(&format!("/api/board/game/stream/{game}"))?;
+    let full = states.recv().context("the server sent nothing")??;
     let first = first_player(&full)?;
     let second = [&full["red"]["username"], &full["black"]["username"]]
         .into_iter()
@@ -443,6 +456,12 @@ fn play(connection: &Connection, me: &str, game: &str, color: ColorChoice) -> an
         .find(|name| *name != first)
         .context("no second player")?
         .to_owned();
+    Ok(GameWatch { full, first, second, states })
+}
+
+/// Plays (or, for someone else's game, watches) `game` in the terminal.
+fn play(connection: &Connection, me: &str, game: &str, color: ColorChoice) -> anyhow::Result<()> {
+    let GameWatch { full, first, second, states: stream } = watch_game(connection, game)?;
     let (sender, happenings) = mpsc::channel();
     let states = sender.clone();
     std::thread::spawn(move || {
