@@ -39,6 +39,9 @@ struct Arguments {
     /// Seed of the moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The database (default: a fresh SQLite file); a PostgreSQL URL must name a new database.
+    #[arg(long)]
+    database: Option<String>,
     /// The server binary (default: `kulami-server` beside this example's directory).
     #[arg(long)]
     server: Option<std::path::PathBuf>,
@@ -64,7 +67,10 @@ async fn main() -> anyhow::Result<()> {
         bail!("no server binary at {}: build it with `cargo build --release -p kulami-server`", binary.display());
     }
     let directory = tempfile::tempdir()?;
-    let database = format!("sqlite:{}", directory.path().join("bench.sqlite").display());
+    let database = arguments
+        .database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite:{}", directory.path().join("bench.sqlite").display()));
     let mut server = tokio::process::Command::new(&binary)
         .args(["--listen", "127.0.0.1:0", "--database", &database, "--no-rate-limit"])
         .stdout(Stdio::piped())
@@ -76,10 +82,11 @@ async fn main() -> anyhow::Result<()> {
     let first = lines.next_line().await?.context("the server's first line")?;
     let base = first.strip_prefix("listening on ").context("a `listening on` line")?.to_owned();
     println!(
-        "kulami-server bench: {} concurrent games ({} game streams) among {} players, SQLite, rate limits off, {}",
+        "kulami-server bench: {} concurrent games ({} game streams) among {} players, {}, rate limits off, {}",
         arguments.games,
         2 * arguments.games,
         arguments.players,
+        if database.starts_with("sqlite:") { "SQLite" } else { "PostgreSQL" },
         if arguments.rate > 0.0 {
             format!("offered {} moves/s", arguments.rate)
         } else {
