@@ -69,6 +69,11 @@ impl Bots {
         Ok(Bots { levels, thinking: Arc::new(Semaphore::new(thinking.max(1))) })
     }
 
+    /// The bots' accounts.
+    pub fn accounts(&self) -> impl Iterator<Item = i64> + '_ {
+        self.levels.keys().copied()
+    }
+
     /// The level of a house bot's account.
     #[must_use]
     pub fn level(&self, user: i64) -> Option<Level> {

@@ -404,6 +404,10 @@ impl Hub {
     /// The database failed.
     pub async fn enlist_bots(self: &Arc<Hub>, thinking: usize) -> Result<(), StoreError> {
         let bots = crate::bots::Bots::enlist(&self.store, thinking).await?;
+        // The bots are online through this server, for as long as it runs.
+        for bot in bots.accounts() {
+            self.store.set_present(&self.instance, bot, true, now_ms()).await?;
+        }
         let _ = self.bots.set(bots);
         // Invites sent while the bots were away, and games in which they are to move.
         for challenge in self.store.every_open_challenge().await? {

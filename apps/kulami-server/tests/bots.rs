@@ -15,8 +15,18 @@ async fn a_newcomer_plays_a_house_bot_to_the_end_and_the_bot_keeps_to_its_clock(
     let directory = tempfile::tempdir().unwrap();
     for database in server::databases(directory.path()) {
         let server = Server::start(&database, &["--bots", "--bot-threads", "1"]).await;
-        let online = server.anonymous().get("/api/users/bot-expert").await;
-        assert_eq!(online["bot"], true, "{online}");
+        let profile = server.anonymous().get("/api/users/bot-expert").await;
+        assert_eq!((&profile["bot"], &profile["online"]), (&json!(true), &json!(true)), "{profile}");
+        // A newcomer always finds someone to play: every level is online.
+        let online = server.anonymous().get("/api/users/online").await;
+        let bots: Vec<&str> = online["users"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|user| user["bot"] == true)
+            .map(|user| user["username"].as_str().unwrap())
+            .collect();
+        assert_eq!(bots, ["bot-beginner", "bot-casual", "bot-club", "bot-expert", "bot-master"], "{online}");
 
         let newcomer = server.register("newcomer").await;
         let mut events = newcomer.stream("/api/stream/event").await;
