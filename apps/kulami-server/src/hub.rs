@@ -656,20 +656,28 @@ impl Hub {
         let online: HashSet<i64> = self.online().await?.iter().map(|user| user.id).collect();
         for mut challenge in self.store.every_open_challenge().await? {
             let sender = challenge.from.id;
-            let away = if challenge.game.clock.is_none() || online.contains(&sender) {
-                false
+            let away_since = if challenge.game.clock.is_none() || online.contains(&sender) {
+                None
             } else {
                 let seen = self.store.seen_at(sender).await?.unwrap_or(0);
-                now - seen.max(challenge.created_at).max(self.started_at) >= self.away_limit_ms
+                Some(seen.max(challenge.created_at).max(self.started_at))
             };
-            let lapsed = away || now - challenge.created_at >= INVITE_LIFETIME_MS;
-            if lapsed && self.store.close_challenge(&challenge.id, "expired", None).await? {
+            if lapsed(challenge.created_at, away_since, self.away_limit_ms, now)
+                && self.store.close_challenge(&challenge.id, "expired", None).await?
+            {
                 "expired".clone_into(&mut challenge.status);
                 self.notify_challenge("challengeCanceled", &challenge);
             }
         }
         Ok(())
     }
+}
+
+/// Whether an invite sent at `created_at` has lapsed at `now`: after a day, or once a
+/// real-time invite's sender has been away (`away_since`, `None` when online or for a
+/// correspondence invite) for `away_limit`.
+fn lapsed(created_at: Millis, away_since: Option<Millis>, away_limit: Millis, now: Millis) -> bool {
+    now - created_at >= INVITE_LIFETIME_MS || away_since.is_some_and(|since| now - since >= away_limit)
 }
 
 /// What one server tells the others sharing its database.
@@ -713,6 +721,15 @@ impl Signal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invites_lapse_after_a_day_or_once_a_real_time_sender_has_been_away() {
+        let minute = 60_000;
+        assert!(!lapsed(0, None, minute, INVITE_LIFETIME_MS - 1), "a correspondence invite waits a day");
+        assert!(lapsed(0, None, minute, INVITE_LIFETIME_MS));
+        assert!(!lapsed(0, Some(5_000), minute, 5_000 + minute - 1));
+        assert!(lapsed(0, Some(5_000), minute, 5_000 + minute));
+    }
 
     #[test]
     fn signals_cross_as_json_and_anything_else_is_ignored() {
