@@ -14,8 +14,8 @@ use crate::auth::{new_id, random_bytes};
 use crate::error::{ApiError, ApiResult};
 use crate::referee::{Millis, Seat, Status, Table};
 use crate::settings::ColorChoice;
-use crate::store::{Challenge, GameRow, RatedResult, Store, StoreError, User};
-use crate::views::{self, GameInfo};
+use crate::store::{Challenge, GameInfo, GameRow, RatedResult, Store, StoreError, User};
+use crate::views;
 
 /// An open invite lapses after a day.
 const INVITE_LIFETIME_MS: Millis = 24 * 60 * 60 * 1000;
@@ -132,11 +132,10 @@ impl Drop for PresenceGuard {
 fn restore(row: GameRow) -> Result<(GameInfo, Slot), StoreError> {
     let table = Table::restore(row.settings, row.progress).map_err(|e| StoreError::Corrupt {
         table: "games",
-        id: row.id.clone(),
+        id: row.info.id.clone(),
         problem: e.to_string(),
     })?;
-    let info = GameInfo { id: row.id, players: row.players, ratings: row.ratings, board: row.board };
-    Ok((info, Slot { table, version: row.version }))
+    Ok((row.info, Slot { table, version: row.version }))
 }
 
 impl Hub {
@@ -486,10 +485,7 @@ impl Hub {
         ];
         let table = Table::new(challenge.game.clone());
         let row = GameRow {
-            id: new_id(),
-            players,
-            ratings,
-            board: challenge.board.clone(),
+            info: GameInfo { id: new_id(), players, ratings, board: challenge.board.clone() },
             settings: challenge.game.clone(),
             progress: table.progress(),
             version: 0,
@@ -498,7 +494,7 @@ impl Hub {
         if !self.store.accept_challenge(&challenge.id, &row).await? {
             return Err(ApiError::conflict("the invite is no longer open"));
         }
-        let id = row.id.clone();
+        let id = row.info.id.clone();
         let live = self.adopt(row)?;
         let slot = live.slot.lock().await;
         let event = Line::new(&views::game_event("gameStart", &live.info, &slot.table), false);
@@ -516,7 +512,7 @@ impl Hub {
     pub async fn games_in_play(self: &Arc<Hub>, user: i64) -> Result<Vec<Line>, StoreError> {
         let mut lines = Vec::new();
         for row in self.store.running_games(Some(user)).await? {
-            if let Some(live) = self.game(&row.id).await? {
+            if let Some(live) = self.game(&row.info.id).await? {
                 let slot = live.slot.lock().await;
                 lines.push(Line::new(&views::game_event("gameStart", &live.info, &slot.table), false));
             }

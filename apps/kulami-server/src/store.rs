@@ -102,10 +102,10 @@ pub struct Challenge {
     pub created_at: Millis,
 }
 
-/// A game as stored.
+/// A game's fixed facts beside its table: who plays and how they were rated at the start.
 #[derive(Clone, Debug)]
-pub struct GameRow {
-    /// Its id.
+pub struct GameInfo {
+    /// The game's id.
     pub id: String,
     /// The players by seat.
     pub players: [User; 2],
@@ -113,6 +113,21 @@ pub struct GameRow {
     pub ratings: [f64; 2],
     /// What the board was asked as.
     pub board: String,
+}
+
+impl GameInfo {
+    /// The seat `user` plays, if they play.
+    #[must_use]
+    pub fn seat_of_user(&self, user: i64) -> Option<Seat> {
+        Seat::BOTH.into_iter().find(|seat| self.players[seat.index()].id == user)
+    }
+}
+
+/// A game as stored.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// Who plays, and the game's id.
+    pub info: GameInfo,
     /// Board, scoring, swap rule, clock.
     pub settings: GameSettings,
     /// Moves, clocks, result.
@@ -487,7 +502,7 @@ impl Store {
         let mut transaction = self.writer.begin().await?;
         let accepted =
             sqlx::query("UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'created'")
-                .bind(&game.id)
+                .bind(&game.info.id)
                 .bind(challenge)
                 .execute(&mut *transaction)
                 .await?;
@@ -502,12 +517,12 @@ impl Store {
              version, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
         )
-        .bind(&game.id)
-        .bind(game.players[0].id)
-        .bind(game.players[1].id)
-        .bind(game.ratings[0])
-        .bind(game.ratings[1])
-        .bind(&game.board)
+        .bind(&game.info.id)
+        .bind(game.info.players[0].id)
+        .bind(game.info.players[1].id)
+        .bind(game.info.ratings[0])
+        .bind(game.info.ratings[1])
+        .bind(&game.info.board)
         .bind(settings.layout.to_one_line())
         .bind(marbles(&settings.layout))
         .bind(settings.scoring.to_string())
@@ -870,9 +885,6 @@ fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
     let second_ms: Option<i64> = row.get("second_ms");
     Ok(GameRow {
         settings: game_settings(row, "games", &id)?,
-        players: [user(row, "first"), user(row, "second")],
-        ratings: [row.get("first_rating"), row.get("second_rating")],
-        board: row.get("board"),
         progress: Progress {
             moves,
             clocks: first_ms.zip(second_ms).map(|(first, second)| [first, second]),
@@ -882,6 +894,11 @@ fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
         },
         version: row.get("version"),
         created_at: row.get("created_at"),
-        id,
+        info: GameInfo {
+            players: [user(row, "first"), user(row, "second")],
+            ratings: [row.get("first_rating"), row.get("second_rating")],
+            board: row.get("board"),
+            id,
+        },
     })
 }

@@ -3,29 +3,8 @@
 use kulami_core::{Color, GameRecord, Winner, notation};
 use serde_json::{Value, json};
 
-use crate::referee::{ClockSettings, GameSettings, Millis, Seat, Status, Table};
-use crate::store::{Challenge, User};
-
-/// A game's fixed facts beside its table: who plays and how they were rated at the start.
-#[derive(Clone, Debug)]
-pub struct GameInfo {
-    /// The game's id.
-    pub id: String,
-    /// The players by seat.
-    pub players: [User; 2],
-    /// Their ratings in the game's scoring when it started.
-    pub ratings: [f64; 2],
-    /// What the board was asked as.
-    pub board: String,
-}
-
-impl GameInfo {
-    /// The seat `user` plays, if they play.
-    #[must_use]
-    pub fn seat_of_user(&self, user: i64) -> Option<Seat> {
-        Seat::BOTH.into_iter().find(|seat| self.players[seat.index()].id == user)
-    }
-}
+use crate::referee::{ClockSettings, GameSettings, Millis, Status, Table};
+use crate::store::{Challenge, GameInfo};
 
 fn clock(clock: Option<ClockSettings>) -> Value {
     clock.map_or(Value::Null, |clock| json!({"limit": clock.limit_ms / 1000, "increment": clock.increment_ms / 1000}))
