@@ -5,7 +5,6 @@
 
 mod api;
 mod auth;
-mod bots;
 mod error;
 pub mod fuzzing;
 mod hub;

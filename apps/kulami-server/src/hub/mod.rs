@@ -17,6 +17,11 @@ use crate::settings::ColorChoice;
 use crate::store::{Challenge, GameInfo, GameRow, RatedResult, Store, StoreError, User};
 use crate::views;
 
+mod bots;
+mod cluster;
+
+use cluster::Signal;
+
 /// An open invite lapses after a day.
 const INVITE_LIFETIME_MS: Millis = 24 * 60 * 60 * 1000;
 /// How often the server says it is alive, and so how much a crash can leave uncharged.
@@ -105,7 +110,7 @@ pub struct Hub {
     presence: Mutex<HashMap<i64, Presence>>,
     chores: tokio::sync::mpsc::UnboundedSender<Chore>,
     chores_queue: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Chore>>>,
-    bots: std::sync::OnceLock<crate::bots::Bots>,
+    bots: std::sync::OnceLock<bots::Bots>,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -364,73 +369,6 @@ impl Hub {
         self.bot_turn(live, &slot.table);
     }
 
-    /// If a house bot is to move, has it think (once a search slot is free) and play.
-    fn bot_turn(self: &Arc<Hub>, live: &Arc<LiveGame>, table: &Table) {
-        let Some(bots) = self.bots.get() else { return };
-        let seat = table.seat_to_move();
-        let player = live.info.players[seat.index()].id;
-        let Some(level) = bots.level(player).filter(|_| table.is_running()) else { return };
-        let ply = table.position().move_count();
-        let (hub, live, thinking) = (Arc::clone(self), Arc::clone(live), Arc::clone(&bots.thinking));
-        tokio::spawn(async move {
-            let Ok(_permit) = thinking.acquire_owned().await else { return };
-            // The clock ran while the bot waited for a slot: read it now.
-            let (position, scoring, clock) = {
-                let slot = live.slot.lock().await;
-                let table = &slot.table;
-                if !table.is_running() || table.position().move_count() != ply {
-                    return;
-                }
-                let increment = table.settings().clock.map_or(0, |clock| clock.increment_ms);
-                let clock = table.remaining(seat, now_ms()).map(|left| (left, increment));
-                (table.position().clone(), table.settings().scoring, clock)
-            };
-            let seed = u64::from_le_bytes(random_bytes());
-            let chosen = tokio::task::spawn_blocking(move || {
-                crate::bots::engine(level, clock, seed).choose(&position, scoring, None).best
-            })
-            .await;
-            let Ok(Some(chosen)) = chosen else { return };
-            if let Err(error) = hub.act(&live, seat, Action::Move(chosen)).await {
-                eprintln!("note: bot in game {}: {error}", live.info.id);
-            }
-        });
-    }
-
-    /// Enlists the house bots: they accept every invite and play their games.
-    ///
-    /// # Errors
-    /// The database failed.
-    pub async fn enlist_bots(self: &Arc<Hub>, thinking: usize) -> Result<(), StoreError> {
-        let bots = crate::bots::Bots::enlist(&self.store, thinking).await?;
-        // The bots are online through this server, for as long as it runs.
-        for bot in bots.accounts() {
-            self.store.set_present(&self.instance, bot, true, now_ms()).await?;
-        }
-        let _ = self.bots.set(bots);
-        // Invites sent while the bots were away, and games in which they are to move.
-        for challenge in self.store.every_open_challenge().await? {
-            self.answer_for_bot(&challenge).await;
-        }
-        let games: Vec<Arc<LiveGame>> =
-            self.games.lock().unwrap_or_else(PoisonError::into_inner).values().cloned().collect();
-        for live in games {
-            let slot = live.slot.lock().await;
-            self.bot_turn(&live, &slot.table);
-        }
-        Ok(())
-    }
-
-    /// A house bot accepts an invite sent to it.
-    pub async fn answer_for_bot(self: &Arc<Hub>, challenge: &Challenge) {
-        let Some(bots) = self.bots.get() else { return };
-        if bots.level(challenge.to.id).is_some()
-            && let Err(error) = self.accept(challenge).await
-        {
-            eprintln!("note: bot accepting invite {}: {error}", challenge.id);
-        }
-    }
-
     /// Ends the game on time when its player to move runs out, until it ends.
     async fn watch_clock(self: Arc<Hub>, live: Arc<LiveGame>) {
         loop {
@@ -580,70 +518,6 @@ impl Hub {
         self.store.playing_users().await
     }
 
-    /// Stores presence changes and sends signals, in the order they happened.
-    async fn do_chores(self: Arc<Hub>, mut queue: tokio::sync::mpsc::UnboundedReceiver<Chore>) {
-        while let Some(chore) = queue.recv().await {
-            let done = match chore {
-                Chore::Presence { user, present, stored } => {
-                    let done = self.store.set_present(&self.instance, user, present, now_ms()).await;
-                    if let Some(stored) = stored {
-                        let _ = stored.send(());
-                    }
-                    done
-                }
-                Chore::Signal(signal) => self.store.signal(&signal.to_payload(&self.instance)).await,
-            };
-            // Once shutting down, the pools close under the last chores: nothing is lost, as the
-            // server's presence goes with it.
-            if let Err(error) = done
-                && !*self.shutdown.borrow()
-            {
-                eprintln!("error: {error}");
-            }
-        }
-    }
-
-    /// Applies what the other servers sharing the database signal: their moves in games
-    /// watched here, and events for players connected here.
-    async fn follow_other_servers(self: Arc<Hub>, mut listener: crate::store::Listener) {
-        loop {
-            let payload = match listener.recv().await {
-                Ok(payload) => payload,
-                Err(error) => {
-                    eprintln!("error: listening to the other servers: {error}");
-                    tokio::time::sleep(HEARTBEAT).await;
-                    continue;
-                }
-            };
-            let Some((from, signal)) = Signal::from_payload(&payload) else { continue };
-            if from == self.instance {
-                continue;
-            }
-            match signal {
-                Signal::User { user, line } => self.deliver(user, &Line { text: line.into(), last: false }),
-                Signal::Game { id } => {
-                    if let Err(error) = self.reload(&id).await {
-                        eprintln!("error: game {id}: {error}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// Takes the stored state of a game watched here that another server changed.
-    async fn reload(self: &Arc<Hub>, id: &str) -> Result<(), StoreError> {
-        let live = self.games.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
-        let Some(live) = live else { return Ok(()) };
-        let mut slot = live.slot.lock().await;
-        let Some(row) = self.store.game(id).await? else { return Ok(()) };
-        if row.version <= slot.version {
-            return Ok(());
-        }
-        *slot = restore(row)?.1;
-        self.publish(&live, &slot, now_ms());
-        Ok(())
-    }
-
     /// Lapses the invites older than a day, and the real-time ones whose sender has been away
     /// (no event stream open on any server) for the away limit, counted at the earliest from
     /// when the invite was sent and this server started.
@@ -676,44 +550,6 @@ fn lapsed(created_at: Millis, away_since: Option<Millis>, away_limit: Millis, no
     now - created_at >= INVITE_LIFETIME_MS || away_since.is_some_and(|since| now - since >= away_limit)
 }
 
-/// What one server tells the others sharing its database.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Signal {
-    /// The game changed: reload it.
-    Game {
-        /// Its id.
-        id: String,
-    },
-    /// An event for a player's streams.
-    User {
-        /// The player.
-        user: i64,
-        /// The event's JSON.
-        line: String,
-    },
-}
-
-impl Signal {
-    fn to_payload(&self, from: &str) -> String {
-        match self {
-            Signal::Game { id } => serde_json::json!({"from": from, "game": id}),
-            Signal::User { user, line } => serde_json::json!({"from": from, "user": user, "line": line}),
-        }
-        .to_string()
-    }
-
-    fn from_payload(payload: &str) -> Option<(String, Signal)> {
-        let value: Value = serde_json::from_str(payload).ok()?;
-        let from = value["from"].as_str()?.to_owned();
-        let signal = match (value["game"].as_str(), value["user"].as_i64(), value["line"].as_str()) {
-            (Some(id), _, _) => Signal::Game { id: id.to_owned() },
-            (None, Some(user), Some(line)) => Signal::User { user, line: line.to_owned() },
-            _ => return None,
-        };
-        Some((from, signal))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,14 +561,5 @@ mod tests {
         assert!(lapsed(0, None, minute, INVITE_LIFETIME_MS));
         assert!(!lapsed(0, Some(5_000), minute, 5_000 + minute - 1));
         assert!(lapsed(0, Some(5_000), minute, 5_000 + minute));
-    }
-
-    #[test]
-    fn signals_cross_as_json_and_anything_else_is_ignored() {
-        for signal in [Signal::Game { id: "abc".into() }, Signal::User { user: 7, line: "{\"type\":\"x\"}".into() }] {
-            assert_eq!(Signal::from_payload(&signal.to_payload("me")), Some(("me".to_owned(), signal)));
-        }
-        assert_eq!(Signal::from_payload("{\"from\": \"me\"}"), None);
-        assert_eq!(Signal::from_payload("not json"), None);
     }
 }

@@ -2,15 +2,16 @@
 //! invite and plays in the server itself, a bounded number of searches at a time.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use kulami_ai::{Clock, Engine, EngineOptions, Level, TimeControl};
 use tokio::sync::Semaphore;
 
-use crate::auth;
-use crate::hub::now_ms;
-use crate::store::{Store, StoreError};
+use super::{Action, Hub, LiveGame, now_ms};
+use crate::auth::{self, random_bytes};
+use crate::referee::Table;
+use crate::store::{Challenge, Store, StoreError};
 
 /// Thinking time per move without a clock.
 const CORRESPONDENCE_MOVE: Duration = Duration::from_secs(1);
@@ -97,4 +98,72 @@ pub fn engine(level: Level, clock: Option<(i64, i64)>, seed: u64) -> Engine {
         level,
         EngineOptions::default().with_time(time).with_threads(1).with_table_megabytes(16).with_seed(seed),
     )
+}
+
+impl Hub {
+    /// If a house bot is to move, has it think (once a search slot is free) and play.
+    pub(super) fn bot_turn(self: &Arc<Hub>, live: &Arc<LiveGame>, table: &Table) {
+        let Some(bots) = self.bots.get() else { return };
+        let seat = table.seat_to_move();
+        let player = live.info.players[seat.index()].id;
+        let Some(level) = bots.level(player).filter(|_| table.is_running()) else { return };
+        let ply = table.position().move_count();
+        let (hub, live, thinking) = (Arc::clone(self), Arc::clone(live), Arc::clone(&bots.thinking));
+        tokio::spawn(async move {
+            let Ok(_permit) = thinking.acquire_owned().await else { return };
+            // The clock ran while the bot waited for a slot: read it now.
+            let (position, scoring, clock) = {
+                let slot = live.slot.lock().await;
+                let table = &slot.table;
+                if !table.is_running() || table.position().move_count() != ply {
+                    return;
+                }
+                let increment = table.settings().clock.map_or(0, |clock| clock.increment_ms);
+                let clock = table.remaining(seat, now_ms()).map(|left| (left, increment));
+                (table.position().clone(), table.settings().scoring, clock)
+            };
+            let seed = u64::from_le_bytes(random_bytes());
+            let chosen =
+                tokio::task::spawn_blocking(move || engine(level, clock, seed).choose(&position, scoring, None).best)
+                    .await;
+            let Ok(Some(chosen)) = chosen else { return };
+            if let Err(error) = hub.act(&live, seat, Action::Move(chosen)).await {
+                eprintln!("note: bot in game {}: {error}", live.info.id);
+            }
+        });
+    }
+
+    /// Enlists the house bots: they accept every invite and play their games.
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn enlist_bots(self: &Arc<Hub>, thinking: usize) -> Result<(), StoreError> {
+        let bots = Bots::enlist(&self.store, thinking).await?;
+        // The bots are online through this server, for as long as it runs.
+        for bot in bots.accounts() {
+            self.store.set_present(&self.instance, bot, true, now_ms()).await?;
+        }
+        let _ = self.bots.set(bots);
+        // Invites sent while the bots were away, and games in which they are to move.
+        for challenge in self.store.every_open_challenge().await? {
+            self.answer_for_bot(&challenge).await;
+        }
+        let games: Vec<Arc<LiveGame>> =
+            self.games.lock().unwrap_or_else(PoisonError::into_inner).values().cloned().collect();
+        for live in games {
+            let slot = live.slot.lock().await;
+            self.bot_turn(&live, &slot.table);
+        }
+        Ok(())
+    }
+
+    /// A house bot accepts an invite sent to it.
+    pub async fn answer_for_bot(self: &Arc<Hub>, challenge: &Challenge) {
+        let Some(bots) = self.bots.get() else { return };
+        if bots.level(challenge.to.id).is_some()
+            && let Err(error) = self.accept(challenge).await
+        {
+            eprintln!("note: bot accepting invite {}: {error}", challenge.id);
+        }
+    }
 }
