@@ -6,7 +6,9 @@ use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
 use super::accounts::standing;
-use super::{Backend, GameInfo, GameRow, RatedResult, Standing, Store, StoreError, corrupt, game_settings, user};
+use super::{
+    Backend, GameInfo, GameRow, RatedResult, Standing, Store, StoreError, bind_progress, corrupt, game_settings, user,
+};
 use crate::referee::{Millis, Progress, Seat, Status};
 
 impl Store {
@@ -55,21 +57,16 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let mut transaction = self.writer.begin().await?;
         let finished_at = (progress.status != Status::Started).then_some(now);
-        let updated = sqlx::query(
+        let statement = sqlx::query(
             "UPDATE games SET moves = $1, first_ms = $2, second_ms = $3, turn_started_at = $4, status = $5, \
              winner = $6, finished_at = $7, version = version + 1 WHERE id = $8 AND version = $9",
-        )
-        .bind(notation::format_moves(&progress.moves))
-        .bind(progress.clocks.map(|clocks| clocks[0]))
-        .bind(progress.clocks.map(|clocks| clocks[1]))
-        .bind(progress.turn_started)
-        .bind(progress.status.as_str())
-        .bind(progress.winner.map(|winner| winner.to_string()))
-        .bind(finished_at)
-        .bind(id)
-        .bind(version)
-        .execute(&mut *transaction)
-        .await?;
+        );
+        let updated = bind_progress(statement, progress)
+            .bind(finished_at)
+            .bind(id)
+            .bind(version)
+            .execute(&mut *transaction)
+            .await?;
         if updated.rows_affected() != 1 {
             return Ok(false);
         }

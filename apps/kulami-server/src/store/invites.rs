@@ -3,9 +3,7 @@
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
-use kulami_core::notation;
-
-use super::{Challenge, GameRow, Store, StoreError, corrupt, game_settings, marbles, user};
+use super::{Challenge, GameRow, Store, StoreError, bind_progress, bind_settings, corrupt, game_settings, user};
 use crate::settings::ColorChoice;
 
 impl Store {
@@ -15,25 +13,20 @@ impl Store {
     /// The database failed.
     pub async fn insert_challenge(&self, challenge: &Challenge) -> Result<(), StoreError> {
         let game = &challenge.game;
-        sqlx::query(
-            "INSERT INTO challenges (id, from_id, to_id, board, layout, marbles, scoring, color, swap, clock_limit_ms, \
-             clock_increment_ms, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        let statement = sqlx::query(
+            "INSERT INTO challenges (id, from_id, to_id, board, layout, marbles, scoring, swap, clock_limit_ms, \
+             clock_increment_ms, color, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&challenge.id)
         .bind(challenge.from.id)
         .bind(challenge.to.id)
-        .bind(&challenge.board)
-        .bind(game.layout.to_one_line())
-        .bind(marbles(&game.layout))
-        .bind(game.scoring.to_string())
-        .bind(challenge.color.as_str())
-        .bind(i64::from(game.swap))
-        .bind(game.clock.map(|clock| clock.limit_ms))
-        .bind(game.clock.map(|clock| clock.increment_ms))
-        .bind(&challenge.status)
-        .bind(challenge.created_at)
-        .execute(&self.writer)
-        .await?;
+        .bind(&challenge.board);
+        bind_settings(statement, game)
+            .bind(challenge.color.as_str())
+            .bind(&challenge.status)
+            .bind(challenge.created_at)
+            .execute(&self.writer)
+            .await?;
         Ok(())
     }
 
@@ -103,9 +96,7 @@ impl Store {
         if accepted.rows_affected() != 1 {
             return Ok(false);
         }
-        let settings = &game.settings;
-        let progress = &game.progress;
-        sqlx::query(
+        let statement = sqlx::query(
             "INSERT INTO games (id, first_id, second_id, first_rating, second_rating, board, layout, marbles, scoring, \
              swap, clock_limit_ms, clock_increment_ms, moves, first_ms, second_ms, turn_started_at, status, winner, \
              version, created_at) \
@@ -116,23 +107,12 @@ impl Store {
         .bind(game.info.players[1].id)
         .bind(game.info.ratings[0])
         .bind(game.info.ratings[1])
-        .bind(&game.info.board)
-        .bind(settings.layout.to_one_line())
-        .bind(marbles(&settings.layout))
-        .bind(settings.scoring.to_string())
-        .bind(i64::from(settings.swap))
-        .bind(settings.clock.map(|clock| clock.limit_ms))
-        .bind(settings.clock.map(|clock| clock.increment_ms))
-        .bind(notation::format_moves(&progress.moves))
-        .bind(progress.clocks.map(|clocks| clocks[0]))
-        .bind(progress.clocks.map(|clocks| clocks[1]))
-        .bind(progress.turn_started)
-        .bind(progress.status.as_str())
-        .bind(progress.winner.map(|winner| winner.to_string()))
-        .bind(game.version)
-        .bind(game.created_at)
-        .execute(&mut *transaction)
-        .await?;
+        .bind(&game.info.board);
+        bind_progress(bind_settings(statement, &game.settings), &game.progress)
+            .bind(game.version)
+            .bind(game.created_at)
+            .execute(&mut *transaction)
+            .await?;
         transaction.commit().await?;
         Ok(true)
     }

@@ -303,8 +303,32 @@ impl Store {
     }
 }
 
-fn marbles(layout: &Layout) -> i64 {
-    i64::try_from(layout.marbles_per_player()).expect("a small count")
+/// A statement of the `Any` driver being bound.
+type Statement<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+
+/// Binds a game's settings in the column order `layout, marbles, scoring, swap,
+/// clock_limit_ms, clock_increment_ms`, shared by invites and games.
+fn bind_settings<'q>(statement: Statement<'q>, settings: &GameSettings) -> Statement<'q> {
+    let marbles = i64::try_from(settings.layout.marbles_per_player()).expect("a small count");
+    statement
+        .bind(settings.layout.to_one_line())
+        .bind(marbles)
+        .bind(settings.scoring.to_string())
+        .bind(i64::from(settings.swap))
+        .bind(settings.clock.map(|clock| clock.limit_ms))
+        .bind(settings.clock.map(|clock| clock.increment_ms))
+}
+
+/// Binds a game's progress in the column order `moves, first_ms, second_ms,
+/// turn_started_at, status, winner`, shared by starting a game and storing each change.
+fn bind_progress<'q>(statement: Statement<'q>, progress: &Progress) -> Statement<'q> {
+    statement
+        .bind(kulami_core::notation::format_moves(&progress.moves))
+        .bind(progress.clocks.map(|clocks| clocks[0]))
+        .bind(progress.clocks.map(|clocks| clocks[1]))
+        .bind(progress.turn_started)
+        .bind(progress.status.as_str())
+        .bind(progress.winner.map(|winner| winner.to_string()))
 }
 
 fn corrupt(table: &'static str, id: impl ToString, problem: impl ToString) -> StoreError {
