@@ -6,7 +6,8 @@
 //! for good, and runs one tree per thread (root parallelism) whose root counts are summed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
@@ -84,17 +85,23 @@ pub fn search<G: SearchGame>(
     // A time too long for the clock to add is no limit (the playout count may still end it).
     let deadline = Instant::now().checked_add(limits.time);
     let threads = limits.threads.max(1);
+    let grow = |game: G, thread: usize| {
+        let mut tree = Tree::new(game, options, seed.wrapping_add(thread as u64));
+        let playouts = tree.run(limits.playouts, deadline, cancel);
+        (tree, playouts)
+    };
+    // The first tree grows on the calling thread, so that one tree needs no thread at all (and
+    // runs where threads cannot be made, as in a browser).
     let trees: Vec<(Tree<G>, u64)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
+        let helpers: Vec<_> = (1..threads)
             .map(|thread| {
-                let mut tree = Tree::new(game.clone(), options, seed.wrapping_add(thread as u64));
-                scope.spawn(move || {
-                    let playouts = tree.run(limits.playouts, deadline, cancel);
-                    (tree, playouts)
-                })
+                let game = game.clone();
+                scope.spawn(move || grow(game, thread))
             })
             .collect();
-        handles.into_iter().map(|handle| handle.join().expect("an MCTS thread panicked")).collect()
+        let mut trees = vec![grow(game.clone(), 0)];
+        trees.extend(helpers.into_iter().map(|helper| helper.join().expect("an MCTS thread panicked")));
+        trees
     });
     // Root parallelism: add up each move's visits and wins over the trees.
     let mut totals: Vec<RootChild<G::Move>> = Vec::new();

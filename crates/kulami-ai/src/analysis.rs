@@ -8,6 +8,7 @@ use game_search::{Limits, Searcher};
 
 /// A suggested move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hint {
     /// The hole.
     pub cell: Cell,
@@ -45,6 +46,7 @@ pub fn hints(
 
 /// What the analysis says about one move of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveReview {
     /// The move's number, from 1.
     pub number: usize,

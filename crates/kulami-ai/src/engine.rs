@@ -18,6 +18,7 @@ use game_search::{Limits, SearchResult, Searcher};
 
 /// How an engine chooses its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Level {
     /// Level 1, a beginner: looks one move ahead at the tile score only, and often plays a
@@ -359,7 +360,7 @@ impl Engine {
             }
             Level::Master => self.tree_search(state, budget, self.options.threads, MctsOptions::STRONG, cancel),
             Level::Mcts => {
-                let start = std::time::Instant::now();
+                let start = web_time::Instant::now();
                 let limits = self.mcts_limits(budget, 1);
                 let found = mcts::search(state, MctsOptions::PLAIN, limits, self.rng.next_u64(), cancel);
                 self.tree_result(state, found, start)
@@ -367,7 +368,7 @@ impl Engine {
             Level::Baseline => {
                 let mut game = state.clone();
                 let depth = baseline::scheduled_depth(game.moves_left_at_most());
-                let start = std::time::Instant::now();
+                let start = web_time::Instant::now();
                 let found = baseline::best_move(&mut game, &self.evaluator, depth);
                 SearchResult {
                     best: found.map(|(mv, _)| mv),
@@ -396,7 +397,7 @@ impl Engine {
     /// player who answers it, whether they swap or not (the value nearest 0 by the swap
     /// judgement's search), since an opening that is too good is simply taken over.
     fn balanced_opening(&mut self, state: &KulamiState) -> SearchResult<Cell> {
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let depth = swap_judgement_depth(state.moves_left_at_most().saturating_sub(1)) + 1;
         let limits = Limits::depth(depth).with_time(self.options.time.cap(own_moves_left));
@@ -450,7 +451,7 @@ impl Engine {
             };
             return self.search(state, limits, cancel);
         }
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let limits = self.mcts_limits(time, threads);
         let found = mcts::search(state, options, limits, self.rng.next_u64(), cancel);
         self.tree_result(state, found, start)
@@ -463,7 +464,7 @@ impl Engine {
         &self,
         state: &KulamiState,
         found: MctsResult<Cell>,
-        start: std::time::Instant,
+        start: web_time::Instant,
     ) -> SearchResult<Cell> {
         let mut line = state.clone();
         for &cell in &found.pv {

@@ -48,6 +48,7 @@ pub struct Puzzle {
 
 /// How an answer to a puzzle fared.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Verdict {
     /// The best move.
     Right,
@@ -244,6 +245,22 @@ impl fmt::Display for Puzzle {
     }
 }
 
+/// A puzzle serializes as its line (see `Display`), and is checked again when read.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Puzzle {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Puzzle {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Puzzle, D::Error> {
+        let line = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        line.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Puzzle {
     type Err = PuzzleProblem;
     /// Reads the line form of `Display`, checking that the moves and the answer are legal.
@@ -327,7 +344,7 @@ impl Date {
     #[must_use]
     pub fn today() -> Date {
         let seconds =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_secs());
+            web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |since| since.as_secs());
         Date::from_days((seconds / 86_400) as i64)
     }
 

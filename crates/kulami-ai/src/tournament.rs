@@ -5,7 +5,8 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use kulami_core::{Color, Layout, Move, MoveError, Position, Scoring, Winner};
 

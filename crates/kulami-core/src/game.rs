@@ -93,14 +93,7 @@ impl Game {
     /// The record of the moves played so far.
     #[must_use]
     pub fn record(&self) -> GameRecord {
-        let layout = self.position.layout();
-        GameRecord {
-            layout: layout.to_one_line(),
-            marbles_per_player: Some(layout.marbles_per_player()),
-            scoring: self.scoring,
-            swap: self.position.swap_rule(),
-            moves: self.position.moves().collect(),
-        }
+        GameRecord::of(&self.position, self.scoring)
     }
 
     /// The current position.
@@ -230,6 +223,27 @@ pub enum ParseRecordError {
 }
 
 impl GameRecord {
+    /// The record of `position` played under `scoring` (its board, marbles, swap rule and moves).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use kulami_core::{Game, GameRecord, Layout, Position, Scoring};
+    /// let position = Position::new(Arc::new(Layout::parse("AABB/CCDD").unwrap())).replay(&["a1".parse().unwrap()]).unwrap();
+    /// let record = GameRecord::of(&position, Scoring::Standard);
+    /// assert_eq!(Game::from_record(&record).unwrap().position(), &position);
+    /// ```
+    #[must_use]
+    pub fn of(position: &Position, scoring: Scoring) -> GameRecord {
+        let layout = position.layout();
+        GameRecord {
+            layout: layout.to_one_line(),
+            marbles_per_player: Some(layout.marbles_per_player()),
+            scoring,
+            swap: position.swap_rule(),
+            moves: position.moves().collect(),
+        }
+    }
+
     /// The record as text: `#` comment lines and `key: value` lines, in this order:
     ///
     /// ```text

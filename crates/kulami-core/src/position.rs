@@ -49,6 +49,7 @@ impl fmt::Display for Color {
 
 /// Why a move is not legal. The rule numbers are those of `docs/RULES.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum MoveError {
     /// The game is over: all marbles are placed or the side to move is blocked.

@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening over a negamax principal variation search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 use super::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE};
 use super::{Claims, SearchResult, Shared};

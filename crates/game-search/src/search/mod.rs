@@ -10,7 +10,8 @@ mod tt;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use crate::game::{Evaluator, SearchGame};
 use alphabeta::Worker;
