@@ -1,20 +1,21 @@
 //! The autosave: the game in progress and the settings, written after every change so that a
-//! killed process loses nothing. Each write replaces the file atomically (a temporary file, then
-//! a rename), after keeping the last good save as a backup; a damaged save is reported, the
-//! backup restored, and the damaged file set aside rather than overwritten.
+//! killed process loses nothing. Each write replaces the save atomically (on disk a temporary
+//! file, then a rename), after keeping the last good save as a backup; a damaged save is
+//! reported, the backup restored, and the damaged save set aside rather than overwritten.
+//!
+//! The desktop keeps it in a file; a browser in the page's `localStorage`, under the same names.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::files::{in_words, write_atomically};
 use crate::saved::Saved;
 
-/// Saves are small; a larger file is damaged.
-const MAX_SAVE_BYTES: u64 = 1 << 20;
+/// Saves are small; a larger one is damaged.
+const MAX_SAVE_BYTES: usize = 1 << 20;
 
-/// The autosave file (and its backup beside it).
+/// The autosave (and its backup beside it).
 #[derive(Clone, Debug)]
 pub struct Autosave {
-    path: PathBuf,
+    shelf: Shelf,
     /// The text last written, so that unchanged state is not written again.
     written: Option<String>,
 }
@@ -28,52 +29,162 @@ pub struct Loaded {
     pub message: Option<String>,
 }
 
+/// One of the three saves the autosave keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// The save.
+    Current,
+    /// The good save before it.
+    Backup,
+    /// A damaged save, set aside.
+    Damaged,
+}
+
+impl Slot {
+    fn suffix(self) -> &'static str {
+        match self {
+            Slot::Current => "",
+            Slot::Backup => ".backup",
+            Slot::Damaged => ".damaged",
+        }
+    }
+}
+
+/// Where the saves are kept.
+#[derive(Clone, Debug)]
+enum Shelf {
+    /// In a file (the backup and the damaged save beside it).
+    File(PathBuf),
+    /// In the page's `localStorage`, under this key and its suffixed siblings.
+    #[cfg(target_arch = "wasm32")]
+    Page(web_sys::Storage, &'static str),
+}
+
+impl Shelf {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn path(path: &std::path::Path, slot: Slot) -> PathBuf {
+        let mut name = path.file_name().unwrap_or_default().to_owned();
+        name.push(slot.suffix());
+        path.with_file_name(name)
+    }
+
+    /// Where `slot` is, in the player's words.
+    fn name(&self, slot: Slot) -> String {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Shelf::File(path) => Shelf::path(path, slot).display().to_string(),
+            #[cfg(target_arch = "wasm32")]
+            Shelf::File(path) => path.display().to_string(),
+            #[cfg(target_arch = "wasm32")]
+            Shelf::Page(_, key) => format!("{key}{} in this page's storage", slot.suffix()),
+        }
+    }
+
+    /// The text in `slot`, `None` if there is none.
+    fn read(&self, slot: Slot) -> Result<Option<String>, String> {
+        let too_large = || "it is far too large to be a save".to_owned();
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Shelf::File(path) => {
+                use kulami_layouts::files::{ReadTextError, read_text};
+                match read_text(&Shelf::path(path, slot), MAX_SAVE_BYTES as u64) {
+                    Ok(text) => Ok(Some(text)),
+                    Err(ReadTextError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(ReadTextError::Io { error, .. }) => Err(crate::files::in_words(&error).to_owned()),
+                    Err(_) => Err(too_large()),
+                }
+            }
+            #[cfg(target_arch = "wasm32")]
+            Shelf::File(_) => Ok(None),
+            #[cfg(target_arch = "wasm32")]
+            Shelf::Page(storage, key) => {
+                let text = storage
+                    .get_item(&format!("{key}{}", slot.suffix()))
+                    .map_err(|_| "the page's storage cannot be read".to_owned())?;
+                if text.as_ref().is_some_and(|text| text.len() > MAX_SAVE_BYTES) {
+                    return Err(too_large());
+                }
+                Ok(text)
+            }
+        }
+    }
+
+    /// Puts `text` in `slot`, whole or not at all.
+    fn write(&self, slot: Slot, text: &str) -> Result<(), String> {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Shelf::File(path) => {
+                let path = Shelf::path(path, slot);
+                if let Some(folder) = path.parent() {
+                    std::fs::create_dir_all(folder).map_err(|error| {
+                        format!("the folder {} could not be made: {}", folder.display(), crate::files::in_words(&error))
+                    })?;
+                }
+                crate::files::write_atomically(&path, text)
+            }
+            #[cfg(target_arch = "wasm32")]
+            Shelf::File(path) => Err(format!("{} cannot be written in a browser", path.display())),
+            #[cfg(target_arch = "wasm32")]
+            Shelf::Page(storage, key) => storage
+                .set_item(&format!("{key}{}", slot.suffix()), text)
+                .map_err(|_| "the page's storage is full or turned off".to_owned()),
+        }
+    }
+
+    /// Moves the save in `from` to `to`, replacing what was there.
+    fn rename(&self, from: Slot, to: Slot) -> Result<(), String> {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Shelf::File(path) => std::fs::rename(Shelf::path(path, from), Shelf::path(path, to))
+                .map_err(|error| crate::files::in_words(&error).to_owned()),
+            #[cfg(target_arch = "wasm32")]
+            _ => {
+                let text = self.read(from)?.unwrap_or_default();
+                self.write(to, &text)
+            }
+        }
+    }
+}
+
 impl Autosave {
     /// The autosave at `path`.
     #[must_use]
     pub fn new(path: PathBuf) -> Autosave {
-        Autosave { path, written: None }
+        Autosave { shelf: Shelf::File(path), written: None }
     }
 
     /// The usual place: `autosave.json` in eframe's storage folder for the app.
+    #[cfg(not(target_arch = "wasm32"))]
     #[must_use]
     pub fn in_storage_dir() -> Option<Autosave> {
         eframe::storage_dir("Kulami").map(|dir| Autosave::new(dir.join("autosave.json")))
     }
 
-    fn sibling(&self, suffix: &str) -> PathBuf {
-        let mut name = self.path.file_name().unwrap_or_default().to_owned();
-        name.push(suffix);
-        self.path.with_file_name(name)
+    /// The page's `localStorage`, if the browser lets the page keep anything.
+    #[cfg(target_arch = "wasm32")]
+    #[must_use]
+    pub fn in_page_storage() -> Option<Autosave> {
+        let storage = web_sys::window()?.local_storage().ok()??;
+        Some(Autosave { shelf: Shelf::Page(storage, "kulami.autosave"), written: None })
     }
 
-    fn read(path: &Path) -> Result<Option<Saved>, String> {
-        match kulami_layouts::files::read_text(path, MAX_SAVE_BYTES) {
-            Ok(text) => Saved::parse(&text).map(Some),
-            Err(kulami_layouts::files::ReadTextError::Io { error, .. })
-                if error.kind() == std::io::ErrorKind::NotFound =>
-            {
-                Ok(None)
-            }
-            Err(kulami_layouts::files::ReadTextError::Io { error, .. }) => Err(in_words(&error).to_owned()),
-            Err(_) => Err("it is far too large to be a save".to_owned()),
-        }
+    fn read(&self, slot: Slot) -> Result<Option<Saved>, String> {
+        self.shelf.read(slot)?.map(|text| Saved::parse(&text)).transpose()
     }
 
-    /// Reads the save; if it is damaged, the backup, and the damaged file is renamed to
+    /// Reads the save; if it is damaged, the backup, and the damaged save is set aside as
     /// `*.damaged` so that the next save does not overwrite it.
     pub fn load(&mut self) -> Loaded {
-        match Autosave::read(&self.path) {
+        match self.read(Slot::Current) {
             Ok(Some(saved)) => Loaded { saved: Some(saved), message: None },
             // Killed between keeping the backup and writing the new save: the backup is the last.
-            Ok(None) => Loaded { saved: Autosave::read(&self.sibling(".backup")).ok().flatten(), message: None },
+            Ok(None) => Loaded { saved: self.read(Slot::Backup).ok().flatten(), message: None },
             Err(problem) => {
-                let damaged = self.sibling(".damaged");
-                let kept = match std::fs::rename(&self.path, &damaged) {
-                    Ok(()) => format!("it was kept as {}", damaged.display()),
-                    Err(error) => format!("it could not be set aside ({})", in_words(&error)),
+                let kept = match self.shelf.rename(Slot::Current, Slot::Damaged) {
+                    Ok(()) => format!("it was kept as {}", self.shelf.name(Slot::Damaged)),
+                    Err(error) => format!("it could not be set aside ({error})"),
                 };
-                match Autosave::read(&self.sibling(".backup")) {
+                match self.read(Slot::Backup) {
                     Ok(Some(saved)) => Loaded {
                         saved: Some(saved),
                         message: Some(format!(
@@ -93,21 +204,18 @@ impl Autosave {
     /// backup (if it is good), then the new one replaces it atomically.
     ///
     /// # Errors
-    /// If the folder or the file cannot be written.
+    /// If the save cannot be written.
     pub fn store(&mut self, saved: &Saved) -> Result<(), String> {
         let text = saved.to_text();
         if self.written.as_ref() == Some(&text) {
             return Ok(());
         }
-        if let Some(folder) = self.path.parent() {
-            std::fs::create_dir_all(folder)
-                .map_err(|error| format!("the folder {} could not be made: {}", folder.display(), in_words(&error)))?;
+        if matches!(self.read(Slot::Current), Ok(Some(_))) {
+            self.shelf
+                .rename(Slot::Current, Slot::Backup)
+                .map_err(|error| format!("the last save could not be kept: {error}"))?;
         }
-        if matches!(Autosave::read(&self.path), Ok(Some(_))) {
-            std::fs::rename(&self.path, self.sibling(".backup"))
-                .map_err(|error| format!("the last save could not be kept: {}", in_words(&error)))?;
-        }
-        write_atomically(&self.path, &text)?;
+        self.shelf.write(Slot::Current, &text)?;
         self.written = Some(text);
         Ok(())
     }
@@ -141,7 +249,7 @@ mod tests {
         autosave.store(&game_with(&["d4"])).unwrap();
         autosave.store(&game_with(&["d4", "d7"])).unwrap();
         assert_eq!(Autosave::new(dir.join("autosave.json")).load().saved, Some(game_with(&["d4", "d7"])));
-        assert_eq!(Autosave::read(&dir.join("autosave.json.backup")).unwrap(), Some(game_with(&["d4"])));
+        assert_eq!(autosave.read(Slot::Backup).unwrap(), Some(game_with(&["d4"])));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -3,17 +3,22 @@
 //! its answer shows at once, and is applied even while the window is hidden), a task made for
 //! another position than the one on the board is ignored, and dropping a task tells its search
 //! to stop.
+//!
+//! Each piece of work is [`Work`], plain data, and its answer an [`Answer`]: on the desktop the
+//! work runs on a thread of its own, in a browser in a web worker (the page's one thread stays
+//! free to draw), and both run it with [`Work::run`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
 use kulami_ai::analysis::{Hint, MoveReview, analyse, hints};
 use kulami_ai::puzzle::{Puzzle, Verdict};
 use kulami_ai::{Engine, EngineOptions, Level, Limits, Searcher, TimeControl};
-use kulami_core::{Cell, Game, Move, Position, Scoring};
+use kulami_core::{Cell, Game, GameFromRecordError, GameRecord, Move, Position, Scoring};
+use serde::{Deserialize, Serialize};
 
 use crate::state::Action;
 
@@ -45,31 +50,112 @@ pub fn waking(ctx: &egui::Context) -> Wake {
     Arc::new(move || ctx.request_repaint())
 }
 
-/// One piece of work on its own thread, for what it was [`Asked`].
+/// A piece of work for the engine, as data: the game it is about (as a record) and what to
+/// find in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Work {
+    /// The game so far.
+    pub game: GameRecord,
+    /// What to find.
+    pub find: Find,
+}
+
+/// What a [`Work`] finds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Find {
+    /// The engine's move at `level`, thinking for at most `move_time`.
+    EngineMove {
+        /// The level.
+        level: Level,
+        /// The time to think.
+        move_time: Duration,
+    },
+    /// The review of every move of the game.
+    Analysis,
+    /// The three strongest holes.
+    Hints,
+    /// The verdict on `answer` to `puzzle` (whose position is the work's game).
+    Verdict {
+        /// The puzzle.
+        puzzle: Puzzle,
+        /// The answer given.
+        answer: Cell,
+    },
+}
+
+/// What a [`Work`] found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Answer {
+    /// The engine's move (`None` in a finished game).
+    EngineMove(Option<Move>),
+    /// The review of each move.
+    Analysis(Vec<MoveReview>),
+    /// The strongest holes, best first.
+    Hints(Vec<Hint>),
+    /// The answer judged and its verdict.
+    Verdict(Cell, Verdict),
+}
+
+impl Work {
+    /// Does the work, stopping early (with the best found so far) once `cancel` is set.
+    ///
+    /// # Errors
+    /// If the work's game is not a legal game (work that did not come from this app).
+    pub fn run(self, cancel: &AtomicBool) -> Result<Answer, GameFromRecordError> {
+        let game = Game::from_record(&self.game)?;
+        let (position, scoring) = (game.position(), game.scoring());
+        Ok(match self.find {
+            Find::EngineMove { level, move_time } => {
+                // No more threads than there are (a browser's worker has one).
+                let threads = std::thread::available_parallelism().map_or(1, |count| count.get().min(2));
+                let options = EngineOptions::default()
+                    .with_time(TimeControl::PerMove(move_time))
+                    .with_table_megabytes(32)
+                    .with_threads(threads);
+                Answer::EngineMove(Engine::new(level, options).choose(position, scoring, Some(cancel)).best)
+            }
+            Find::Analysis => {
+                let start = Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule());
+                let moves: Vec<Move> = position.moves().collect();
+                let limits = Limits::time(Duration::from_millis(150));
+                Answer::Analysis(analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, limits))
+            }
+            Find::Hints => {
+                let limits = Limits::time(Duration::from_millis(600));
+                Answer::Hints(hints(&mut Searcher::new(32, 1), position, scoring, limits, 3))
+            }
+            Find::Verdict { puzzle, answer } => Answer::Verdict(answer, puzzle.check(answer)),
+        })
+    }
+}
+
+/// One piece of work under way, for what it was [`Asked`]; its answer is a `T`.
 #[derive(Debug)]
 pub struct Task<T> {
     asked: Asked,
-    receiver: Receiver<T>,
-    cancel: Arc<AtomicBool>,
+    receiver: Receiver<Answer>,
+    /// The answer as the window wants it; `None` for an answer of another kind.
+    extract: fn(Answer) -> Option<T>,
+    runner: Runner,
 }
 
-impl<T: Send + 'static> Task<T> {
-    fn spawn(
+impl<T> Task<T> {
+    fn start(
         position: &Position,
         scoring: Scoring,
+        find: Find,
+        extract: fn(Answer) -> Option<T>,
         wake: Wake,
-        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
     ) -> Task<T> {
         let (sender, receiver) = channel();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
-        std::thread::spawn(move || {
+        let work = Work { game: GameRecord::of(position, scoring), find };
+        let runner = Runner::start(work, move |answer| {
             // The window may have dropped the task; then nobody wants the answer.
-            if sender.send(work(&flag)).is_ok() {
+            if sender.send(answer).is_ok() {
                 wake();
             }
         });
-        Task { asked: Asked { position: position.clone(), scoring }, receiver, cancel }
+        Task { asked: Asked { position: position.clone(), scoring }, receiver, extract, runner }
     }
 
     /// What the task was made for.
@@ -86,13 +172,48 @@ impl<T: Send + 'static> Task<T> {
 
     /// Where the task is.
     pub fn poll(&self) -> Status<T> {
-        match self.receiver.try_recv() {
-            Ok(answer) => Status::Done(answer),
-            Err(TryRecvError::Empty) => Status::Working,
-            Err(TryRecvError::Disconnected) => Status::Lost,
+        match received(&self.receiver) {
+            Status::Done(answer) => (self.extract)(answer).map_or(Status::Lost, Status::Done),
+            Status::Working => Status::Working,
+            Status::Lost => Status::Lost,
         }
     }
 }
+
+impl<T> Drop for Task<T> {
+    fn drop(&mut self) {
+        self.runner.cancel();
+    }
+}
+
+/// Where a desktop task runs: a thread, told to stop through a flag.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+struct Runner {
+    cancel: Arc<AtomicBool>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Runner {
+    fn start(work: Work, answered: impl FnOnce(Answer) + Send + 'static) -> Runner {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            // A game that does not replay (never one of ours) ends the thread unanswered: lost.
+            if let Ok(answer) = work.run(&flag) {
+                answered(answer);
+            }
+        });
+        Runner { cancel }
+    }
+
+    fn cancel(&mut self) {
+        self.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+use crate::web_worker::Runner;
 
 /// What [`Task::poll`] found.
 #[derive(Debug)]
@@ -105,12 +226,6 @@ pub enum Status<T> {
     Lost,
 }
 
-impl<T> Drop for Task<T> {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-}
-
 /// The engine's turn in `position` at `level`: a move, or the swap if the rule allows it and
 /// the engine would rather have the first marble.
 pub fn engine_move(
@@ -120,60 +235,119 @@ pub fn engine_move(
     move_time: Duration,
     wake: Wake,
 ) -> Task<Option<Action>> {
-    let snapshot = position.clone();
-    Task::spawn(position, scoring, wake, move |cancel| {
-        let options = EngineOptions::default().with_time(TimeControl::PerMove(move_time)).with_table_megabytes(32);
-        let mut engine = Engine::new(level, options);
-        engine.choose(&snapshot, scoring, Some(cancel)).best.map(|chosen| match chosen {
-            Move::Swap => Action::Swap,
-            Move::Place(cell) => Action::Place(cell),
-        })
-    })
+    let find = Find::EngineMove { level, move_time };
+    Task::start(
+        position,
+        scoring,
+        find,
+        |answer| match answer {
+            Answer::EngineMove(chosen) => Some(chosen.map(|chosen| match chosen {
+                Move::Swap => Action::Swap,
+                Move::Place(cell) => Action::Place(cell),
+            })),
+            _ => None,
+        },
+        wake,
+    )
 }
 
 /// The review of every move played so far in `game`.
 pub fn analysis(game: &Game, wake: Wake) -> Task<Vec<MoveReview>> {
-    let position = game.position();
-    let start = Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule());
-    let moves: Vec<Move> = position.moves().collect();
-    let scoring = game.scoring();
-    Task::spawn(position, scoring, wake, move |_| {
-        analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, Limits::time(Duration::from_millis(150)))
-    })
+    Task::start(
+        game.position(),
+        game.scoring(),
+        Find::Analysis,
+        |answer| match answer {
+            Answer::Analysis(reviews) => Some(reviews),
+            _ => None,
+        },
+        wake,
+    )
 }
 
 /// The three strongest holes in `position`.
 pub fn strongest_holes(position: &Position, scoring: Scoring, wake: Wake) -> Task<Vec<Hint>> {
-    let snapshot = position.clone();
-    Task::spawn(position, scoring, wake, move |_| {
-        hints(&mut Searcher::new(32, 1), &snapshot, scoring, Limits::time(Duration::from_millis(600)), 3)
-    })
-}
-
-/// The file the player picks with `ask` (a desktop file dialog, which blocks its thread until it
-/// closes) while `position` is on the board; `None` if they cancel.
-pub fn pick_file(
-    position: &Position,
-    scoring: Scoring,
-    ask: impl FnOnce() -> Option<PathBuf> + Send + 'static,
-    wake: Wake,
-) -> Task<Option<PathBuf>> {
-    Task::spawn(position, scoring, wake, move |_| ask())
+    Task::start(
+        position,
+        scoring,
+        Find::Hints,
+        |answer| match answer {
+            Answer::Hints(hints) => Some(hints),
+            _ => None,
+        },
+        wake,
+    )
 }
 
 /// The verdict on `answer` to `puzzle` (a wrong answer is refuted by the exact solver).
-pub fn judge_answer(puzzle: &'static Puzzle, answer: Cell, wake: Wake) -> Task<(Cell, Verdict)> {
-    Task::spawn(&puzzle.position(), puzzle.scoring, wake, move |_| (answer, puzzle.check(answer)))
+pub fn judge_answer(puzzle: &Puzzle, answer: Cell, wake: Wake) -> Task<(Cell, Verdict)> {
+    let find = Find::Verdict { puzzle: puzzle.clone(), answer };
+    Task::start(
+        &puzzle.position(),
+        puzzle.scoring,
+        find,
+        |answer| match answer {
+            Answer::Verdict(cell, verdict) => Some((cell, verdict)),
+            _ => None,
+        },
+        wake,
+    )
+}
+
+/// The file the player picks with `ask` (a desktop file dialog, which blocks its thread until it
+/// closes); `None` if they cancel. The window polls for it as for the engine's work.
+#[derive(Debug)]
+pub struct FilePick {
+    asked: Asked,
+    receiver: Receiver<Option<PathBuf>>,
+}
+
+impl FilePick {
+    /// Opens the dialog `ask` on its own thread while `position` is on the board.
+    pub fn start(
+        position: &Position,
+        scoring: Scoring,
+        ask: impl FnOnce() -> Option<PathBuf> + Send + 'static,
+        wake: Wake,
+    ) -> FilePick {
+        let (sender, receiver) = channel();
+        std::thread::spawn(move || {
+            if sender.send(ask()).is_ok() {
+                wake();
+            }
+        });
+        FilePick { asked: Asked { position: position.clone(), scoring }, receiver }
+    }
+
+    /// What the dialog was opened for.
+    #[must_use]
+    pub fn asked(&self) -> &Asked {
+        &self.asked
+    }
+
+    /// Where the dialog is: `Some` once it closed, with the file picked if any.
+    pub fn poll(&self) -> Status<Option<PathBuf>> {
+        received(&self.receiver)
+    }
+}
+
+/// What has come through `receiver`.
+fn received<T>(receiver: &Receiver<T>) -> Status<T> {
+    match receiver.try_recv() {
+        Ok(answer) => Status::Done(answer),
+        Err(TryRecvError::Empty) => Status::Working,
+        Err(TryRecvError::Disconnected) => Status::Lost,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    fn wait<T: Send + 'static>(task: &Task<T>) -> T {
+    fn wait<T>(poll: impl Fn() -> Status<T>) -> T {
         for _ in 0..2000 {
-            if let Status::Done(answer) = task.poll() {
+            if let Status::Done(answer) = poll() {
                 return answer;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -190,17 +364,58 @@ mod tests {
         });
         let position = Position::new(Arc::new(kulami_core::Layout::parse("AABB/CCDD").unwrap()));
         let task = strongest_holes(&position, Scoring::Standard, wake);
-        assert_eq!(wait(&task).len(), 3);
+        assert_eq!(wait(|| task.poll()).len(), 3);
         assert_eq!(woken.load(Ordering::SeqCst), 1);
     }
 
     #[test]
     fn a_picked_file_comes_back_from_its_dialog_thread() {
         let position = Position::new(Arc::new(kulami_core::Layout::parse("AABB").unwrap()));
-        let picked = pick_file(&position, Scoring::Standard, || Some(PathBuf::from("/tmp/game.txt")), Arc::new(|| {}));
-        assert_eq!(wait(&picked), Some(PathBuf::from("/tmp/game.txt")));
-        let cancelled = pick_file(&position, Scoring::Standard, || None, Arc::new(|| {}));
-        assert_eq!(wait(&cancelled), None);
+        let picked =
+            FilePick::start(&position, Scoring::Standard, || Some(PathBuf::from("/tmp/game.txt")), Arc::new(|| {}));
+        assert_eq!(wait(|| picked.poll()), Some(PathBuf::from("/tmp/game.txt")));
+        let cancelled = FilePick::start(&position, Scoring::Standard, || None, Arc::new(|| {}));
+        assert_eq!(wait(|| cancelled.poll()), None);
+    }
+
+    /// In a browser, work and answers cross to the web worker as JSON: every kind must survive it.
+    #[test]
+    fn work_and_answers_cross_as_json_and_work_runs_the_same_after() {
+        let classic = Arc::new(kulami_layouts::preset("classic").unwrap().into_layout());
+        let position = Position::from_moves(classic, &[Move::Place("d4".parse().unwrap())]).unwrap();
+        let puzzle = kulami_ai::puzzle::bank().first().unwrap().clone();
+        let finds = [
+            (
+                GameRecord::of(&position, Scoring::Standard),
+                Find::EngineMove { level: Level::Casual, move_time: Duration::from_millis(50) },
+            ),
+            (GameRecord::of(&position, Scoring::Standard), Find::Hints),
+            (GameRecord::of(&position, Scoring::Both), Find::Analysis),
+            (GameRecord::of(&puzzle.position(), puzzle.scoring), Find::Verdict { answer: puzzle.answer, puzzle }),
+        ];
+        for (game, find) in finds {
+            let work = Work { game, find };
+            let crossed: Work = serde_json::from_str(&serde_json::to_string(&work).unwrap()).unwrap();
+            assert_eq!(crossed, work);
+            let answer = crossed.run(&AtomicBool::new(false)).unwrap();
+            let back: Answer = serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap();
+            assert_eq!(back, answer);
+            match (&work.find, answer) {
+                (Find::EngineMove { .. }, Answer::EngineMove(chosen)) => assert!(chosen.is_some()),
+                (Find::Hints, Answer::Hints(hints)) => assert_eq!(hints.len(), 3),
+                (Find::Analysis, Answer::Analysis(reviews)) => assert_eq!(reviews.len(), 1),
+                (Find::Verdict { .. }, Answer::Verdict(_, verdict)) => assert_eq!(verdict, Verdict::Right),
+                (find, answer) => panic!("{find:?} answered {answer:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn work_on_a_game_that_is_not_legal_is_refused_not_run() {
+        let mut game =
+            GameRecord::of(&Position::new(Arc::new(kulami_core::Layout::parse("AABB").unwrap())), Scoring::Standard);
+        game.moves = vec![Move::Place("a1".parse().unwrap()), Move::Place("a1".parse().unwrap())];
+        assert!(Work { game, find: Find::Hints }.run(&AtomicBool::new(false)).is_err());
     }
 
     #[test]

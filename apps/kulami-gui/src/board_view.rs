@@ -53,6 +53,22 @@ impl View<'_> {
     }
 }
 
+/// Where the board drawn last is on the screen.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DrawnBoard {
+    /// Each hole and its centre, in points.
+    pub holes: Vec<(Cell, Pos2)>,
+}
+
+/// The key of [`DrawnBoard`] in the context's memory.
+const DRAWN: &str = "kulami.drawn-board";
+
+/// The board [`show`] drew last in `ctx` (for the page's test hook, which clicks its holes).
+#[must_use]
+pub fn drawn_board(ctx: &egui::Context) -> Option<DrawnBoard> {
+    ctx.data(|data| data.get_temp(egui::Id::unique(DRAWN)))
+}
+
 /// The margin around the grid, in cells, that holds the coordinates.
 const COORDINATE_MARGIN: f32 = 0.6;
 
@@ -88,6 +104,8 @@ pub fn show(ui: &mut Ui, position: &Position, view: &View<'_>) -> Option<Cell> {
             Vec2::splat(cell_size),
         )
     };
+    let holes = layout.holes().iter().map(|cell| (cell, cell_rect(cell).center())).collect();
+    ui.ctx().data_mut(|data| data.insert_temp(egui::Id::unique(DRAWN), DrawnBoard { holes }));
     let painter = ui.painter_at(board_rect);
     painter.rect_filled(board_rect, CornerRadius::ZERO, TABLE);
     if view.coordinates {

@@ -21,9 +21,11 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
     temporary_name.push(name);
     temporary_name.push(".tmp");
     let temporary = path.with_file_name(temporary_name);
-    let mut file = std::fs::File::create(&temporary).map_err(fail)?;
-    let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_all());
-    drop(file);
+    // The file is closed (at the block's end) before it is renamed.
+    let written = {
+        let mut file = std::fs::File::create(&temporary).map_err(fail)?;
+        file.write_all(text.as_bytes()).and_then(|()| file.sync_all())
+    };
     if let Err(error) = written.and_then(|()| std::fs::rename(&temporary, path)) {
         let _ = std::fs::remove_file(&temporary);
         return Err(fail(error));
@@ -78,6 +80,7 @@ pub fn default_folder() -> PathBuf {
 
 /// Asks the player for a game file to open, in the desktop's file dialog (blocks until the
 /// dialog closes: run it off the UI thread).
+#[cfg(not(target_arch = "wasm32"))]
 #[must_use]
 pub fn ask_for_game_to_open(folder: &Path) -> Option<PathBuf> {
     rfd::FileDialog::new()
@@ -98,6 +101,7 @@ pub enum Saving {
 
 /// Asks the player where to save a game or a board, in the desktop's file dialog (blocks: run it
 /// off the UI thread).
+#[cfg(not(target_arch = "wasm32"))]
 #[must_use]
 pub fn ask_where_to_save(folder: &Path, what: Saving) -> Option<PathBuf> {
     let (noun, file) = match what {

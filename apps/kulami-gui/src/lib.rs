@@ -31,5 +31,7 @@ pub mod rules_view;
 pub mod saved;
 pub mod sound;
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+mod web_worker;
 
 pub use app::KulamiApp;

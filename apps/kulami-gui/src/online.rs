@@ -3,7 +3,9 @@
 //! [`Net`]; each answer is applied only to what its request was for.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use kulami_core::Scoring;
 use serde::{Deserialize, Serialize};
@@ -13,8 +15,16 @@ use crate::background::Wake;
 use crate::net::{Arrival, Net, Stream, Ticket};
 use crate::state::Tone;
 
-/// The server a new player is offered.
-pub const DEFAULT_SERVER: &str = "http://127.0.0.1:8080";
+/// The server a new player is offered: a local one on the desktop, and in a browser the site
+/// that served the page.
+#[must_use]
+pub fn default_server() -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(origin) = web_sys::window().and_then(|window| window.location().origin().ok()) {
+        return origin;
+    }
+    "http://127.0.0.1:8080".to_owned()
+}
 /// How often the list of players online is asked for while the lobby is shown.
 const PLAYERS_EVERY: Duration = Duration::from_secs(5);
 /// How long a broken event stream waits before it is opened again.
@@ -175,7 +185,7 @@ impl Lobby {
     #[must_use]
     pub fn new(account: Option<Account>, wake: Wake) -> Lobby {
         Lobby {
-            server: account.as_ref().map_or_else(|| DEFAULT_SERVER.to_owned(), |account| account.server.clone()),
+            server: account.as_ref().map_or_else(default_server, |account| account.server.clone()),
             account,
             players: Vec::new(),
             incoming: Vec::new(),

@@ -5,7 +5,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use kulami_core::{Color, Layout, Move, Position, Scoring, notation};
 use serde_json::Value;

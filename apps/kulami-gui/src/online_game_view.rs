@@ -1,7 +1,9 @@
 //! Drawing of an online game: the same board view as a local game, and beside it both players
 //! with their clocks, whose turn it is, resign and abort, and the result.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use egui::{RichText, Ui};
 use kulami_core::{Color, Move};

@@ -187,7 +187,10 @@ fn invites(ui: &mut Ui, lobby: &Lobby, actions: &mut Vec<OnlineAction>) {
     for invite in lobby.incoming() {
         ui.horizontal_wrapped(|ui| {
             ui.label(format!("From {}: {}", invite.from, invite.summary));
-            if ui.button(format!("Accept {}'s invite", invite.from)).clicked() {
+            let accept_text = format!("Accept {}'s invite", invite.from);
+            let accept = ui.button(&accept_text);
+            crate::app::note_control(ui, &accept_text, &accept);
+            if accept.clicked() {
                 actions.push(OnlineAction::Accept(invite.id.clone()));
             }
             if ui.button(format!("Decline {}'s invite", invite.from)).clicked() {

@@ -507,3 +507,33 @@ fn how_to_play_opens_with_example_boards() {
     // The example boards are drawn too: their holes have labels like the game's.
     assert!(harness.query_all_by_label("c2 red").count() >= 2);
 }
+
+/// The page's test hook reads the app: the screen, the game and where each hole is drawn; a
+/// click at a hole's spot plays it, as a browser test clicks the canvas.
+#[test]
+fn the_probe_tells_the_screen_and_where_to_click() {
+    let mut harness =
+        Harness::builder().with_size(egui::vec2(1000.0, 720.0)).build_ui_state(frame, KulamiApp::new(None));
+    harness.run();
+    let probe = harness.state().probe(&harness.ctx);
+    assert_eq!(probe.screen, "start");
+    assert!(probe.holes.is_empty(), "no board on the start screen");
+    harness.get_by_label("Play the computer").click();
+    harness.run();
+    let probe = harness.state().probe(&harness.ctx);
+    assert_eq!((probe.screen, probe.holes.len(), probe.legal.len()), ("game", 64, 64));
+    assert_eq!(probe.to_move, Some(kulami_core::Color::Red));
+    let d4 = probe.holes.iter().find(|hole| hole.name == "d4").expect("d4 is drawn");
+    let at = egui::pos2(d4.x, d4.y);
+    harness.event(egui::Event::PointerMoved(at));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run_steps(3);
+    assert_eq!(harness.state().probe(&harness.ctx).moves.first().map(String::as_str), Some("d4"));
+}

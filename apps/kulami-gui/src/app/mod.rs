@@ -5,7 +5,9 @@
 //! `side_panel` draws the game screen's controls; `screens` the daily puzzle, the board editor
 //! and the analysis.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use egui::{Key, Ui};
 use kulami_ai::analysis::Hint;
@@ -14,9 +16,11 @@ use kulami_core::{Cell, Color, Move};
 
 use kulami_ai::analysis::MoveReview;
 
+mod probe;
 mod screens;
 mod side_panel;
 
+pub use probe::{OnlineProbe, Probe, Spot, note_control};
 pub use side_panel::clock_text;
 
 use crate::autosave::Autosave;
@@ -56,7 +60,7 @@ pub struct KulamiApp {
     /// The solver's judgement of a daily puzzle answer.
     puzzle_task: Option<Task<(Cell, Verdict)>>,
     /// An open file dialog and what its file is for.
-    file_task: Option<(FileRequest, Task<Option<std::path::PathBuf>>)>,
+    file_task: Option<(FileRequest, background::FilePick)>,
     /// Level 5's time per move, the pause between moves of engine games and the turn clock.
     settings: Settings,
     /// The position the turn clock and the placement animation are for, and when it came.
@@ -231,6 +235,33 @@ impl KulamiApp {
 
     /// Draws one frame and applies what the player did in it.
     pub fn show(&mut self, ui: &mut Ui) {
+        probe::forget_controls(ui.ctx());
+        let screen = self.screen();
+        self.show_screen(ui);
+        if self.screen() != screen {
+            // This frame drew the screen the click left; the next draws the one it opened, at
+            // once rather than at the next movement of the mouse.
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// Which screen is up: `start`, `game`, `daily`, `online` (the lobby) or `online-game`.
+    #[must_use]
+    pub fn screen(&self) -> &'static str {
+        if self.online_open && self.online_game.is_some() {
+            "online-game"
+        } else if self.online_open {
+            "online"
+        } else if self.start_open {
+            "start"
+        } else if self.daily.is_some() {
+            "daily"
+        } else {
+            "game"
+        }
+    }
+
+    fn show_screen(&mut self, ui: &mut Ui) {
         let mut actions = shortcuts(ui, &self.state);
         egui::Window::new("How to play")
             .open(&mut self.rules_open)
@@ -528,6 +559,7 @@ impl KulamiApp {
     }
 
     /// Opens the desktop's file dialog for `request` on its own thread.
+    #[cfg(not(target_arch = "wasm32"))]
     fn ask_for_file(&mut self, request: FileRequest, ctx: &egui::Context) {
         let folder = crate::files::default_folder();
         let kind = request.clone();
@@ -537,8 +569,15 @@ impl KulamiApp {
             FileRequest::SaveBoard(_) => crate::files::ask_where_to_save(&folder, crate::files::Saving::Board),
         };
         let game = self.state.game();
-        let task = background::pick_file(game.position(), game.scoring(), ask, background::waking(ctx));
+        let task = background::FilePick::start(game.position(), game.scoring(), ask, background::waking(ctx));
         self.file_task = Some((request, task));
+    }
+
+    /// A page has no file dialog: the browser keeps the game in the page's storage instead.
+    #[cfg(target_arch = "wasm32")]
+    fn ask_for_file(&mut self, _request: FileRequest, _ctx: &egui::Context) {
+        self.state
+            .warn("Files are for the desktop game; this page keeps your game in the browser's storage.".to_owned());
     }
 
     /// The review of the next move when the board shows the position before a move that lost

@@ -64,13 +64,17 @@ impl KulamiApp {
             for level in Level::LADDER {
                 let (name, sentence) = level_name(level);
                 let chosen = self.settings.computer_level == level;
-                if computer.radio(chosen, RichText::new(name).strong()).clicked() {
+                let radio = computer.radio(chosen, RichText::new(name).strong());
+                super::probe::note_control(computer, name, &radio);
+                if radio.clicked() {
                     self.settings.computer_level = level;
                 }
                 computer.label(RichText::new(sentence).weak());
                 computer.add_space(4.0);
             }
-            if computer.button(RichText::new("Play the computer").size(18.0)).clicked() {
+            let play_computer = computer.button(RichText::new("Play the computer").size(18.0));
+            super::probe::note_control(computer, "Play the computer", &play_computer);
+            if play_computer.clicked() {
                 let me = self.settings.person_color;
                 actions.push(Action::Seat(me, Seat::Human));
                 actions.push(Action::Seat(me.other(), Seat::Engine(self.settings.computer_level)));
@@ -85,7 +89,9 @@ impl KulamiApp {
                 actions.push(Action::NewGame);
                 self.start_open = false;
             }
-            if other.button(RichText::new("Play online").size(18.0)).clicked() {
+            let play_online = other.button(RichText::new("Play online").size(18.0));
+            super::probe::note_control(other, "Play online", &play_online);
+            if play_online.clicked() {
                 self.online_open = true;
                 self.start_open = false;
             }
