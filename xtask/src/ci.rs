@@ -1,5 +1,6 @@
 //! `cargo xtask ci [--no-postgres]`: the one command CI and people run to check the whole
-//! workspace (the tidy checks are among its tests).
+//! workspace (the tidy checks are among its tests; the browser test builds the site and needs
+//! the wasm32 target, wasm-bindgen-cli and Chromium, which `.ci/run` installs).
 
 use anyhow::{Context as _, bail};
 
@@ -11,6 +12,20 @@ const POSTGRES_VARIABLE: &str = "KULAMI_TEST_POSTGRES";
 pub fn run(no_postgres: bool) -> anyhow::Result<()> {
     cargo(&["fmt", "--all", "--", "--check"])?;
     cargo(&["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"])?;
+    // The browser edition's own code exists only for WebAssembly: lint it there too.
+    cargo(&[
+        "clippy",
+        "-p",
+        "kulami-web",
+        "-p",
+        "kulami-gui",
+        "--lib",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
     let postgres = postgres(no_postgres)?;
     cargo_with_env(&["test", "--workspace", "--all-features"], &[(POSTGRES_VARIABLE, &postgres)])?;
     if postgres == "skip" {

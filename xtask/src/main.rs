@@ -6,6 +6,7 @@
 //! - `layouts`, `puzzles`: the checked-in data, made or checked (`--check`, also run by tests).
 //! - `screenshots`: the README's pictures of the real window.
 //! - `tidy`: every path the docs and comments name exists, and every command has help.
+//! - `web`: the browser edition's site in `target/site`.
 
 mod ci;
 mod dist;
@@ -13,6 +14,7 @@ mod layouts;
 mod puzzles;
 mod screenshots;
 mod tidy;
+mod web;
 
 use std::process::{Command, ExitCode};
 
@@ -27,7 +29,9 @@ tasks:
   layouts [--check]   put every layout file in canonical form (--check: fail instead)
   puzzles [--check]   make the puzzle bank from its seeds (--check: fail if stale)
   screenshots         the README's screenshots of the real window, under Xvfb
-  tidy                every path named in docs and comments exists; every command has help";
+  tidy                every path named in docs and comments exists; every command has help
+  web                 the browser edition's site in target/site (needs the wasm32-unknown-unknown
+                      target and wasm-bindgen-cli at Cargo.lock's version)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
         Some("puzzles") => puzzles::run(check),
         Some("screenshots") => screenshots::run(),
         Some("tidy") => tidy::run(),
+        Some("web") => web::run(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
