@@ -7,6 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -56,8 +57,11 @@ struct Driver {
 impl Driver {
     fn start() -> Driver {
         let port = free_port();
+        // Its own process group, which the browsers it starts join: ended together in `drop`,
+        // even when the test fails before it closes its session.
         let child = Command::new("chromedriver")
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -68,6 +72,8 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
