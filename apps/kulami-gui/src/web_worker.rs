@@ -4,7 +4,7 @@
 //! ends that worker at once (a search cannot be told to stop across threads without shared
 //! memory), and the next task starts a fresh one.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast as _;
@@ -26,26 +26,27 @@ thread_local! {
 #[derive(Debug)]
 pub(crate) struct Runner {
     worker: Option<Worker>,
-    answered: Rc<RefCell<bool>>,
+    /// Whether the worker answered (then it is free for the next task).
+    answered: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(JsValue)>,
 }
 
 impl Runner {
-    /// Posts `work` to an idle worker or a new one; `answered` gets its answer. A worker that
+    /// Posts `work` to an idle worker or a new one; `deliver` gets its answer. A worker that
     /// cannot start, or fails, leaves the task without an answer (lost).
-    pub(crate) fn start(work: Work, answered: impl FnOnce(Answer) + 'static) -> Runner {
-        let answer_to = Rc::new(RefCell::new(Some(Box::new(answered) as Box<dyn FnOnce(Answer)>)));
-        let done = Rc::new(RefCell::new(false));
+    pub(crate) fn start(work: Work, deliver: impl FnOnce(Answer) + 'static) -> Runner {
+        let answer_to = Rc::new(RefCell::new(Some(Box::new(deliver) as Box<dyn FnOnce(Answer)>)));
+        let answered = Rc::new(Cell::new(false));
         let on_message = {
-            let (answer_to, done) = (Rc::clone(&answer_to), Rc::clone(&done));
+            let (answer_to, answered) = (Rc::clone(&answer_to), Rc::clone(&answered));
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let answer = event.data().as_string().and_then(|text| serde_json::from_str(&text).ok());
                 // Anything else is the worker's `{error}`: the task is lost (its callback
                 // dropped) and the worker, which may be broken, is not used again.
                 let answer_to = answer_to.borrow_mut().take();
                 if let (Some(answer), Some(answer_to)) = (answer, answer_to) {
-                    *done.borrow_mut() = true;
+                    answered.set(true);
                     answer_to(answer);
                 }
             })
@@ -61,7 +62,7 @@ impl Runner {
                 worker.terminate();
             }
         }
-        Runner { worker, answered: done, _on_message: on_message, _on_error: on_error }
+        Runner { worker, answered, _on_message: on_message, _on_error: on_error }
     }
 
     /// Frees the worker: back to the idle ones if it answered, ended if it is still busy.
@@ -69,7 +70,7 @@ impl Runner {
         let Some(worker) = self.worker.take() else { return };
         worker.set_onmessage(None);
         worker.set_onerror(None);
-        if *self.answered.borrow() {
+        if self.answered.get() {
             IDLE.with_borrow_mut(|idle| idle.push(worker));
         } else {
             worker.terminate();
