@@ -175,7 +175,10 @@ impl OnlineGame {
             Some(winner) => {
                 let color = if winner == "red" { Color::Red } else { Color::Black };
                 let name = self.player(color).unwrap_or(winner);
-                format!("{name} ({winner}) wins{how}, {} to {}.", latest.score[0], latest.score[1])
+                // The winner's score first, as a local game's result says it.
+                let [red, black] = latest.score;
+                let (theirs, other) = if color == Color::Red { (red, black) } else { (black, red) };
+                format!("{name} ({winner}) wins{how}, {theirs} to {other}.")
             }
         };
         let before = self.setup.as_ref().and_then(|setup| {
@@ -367,8 +370,9 @@ mod tests {
     fn a_finished_game_says_who_won_and_how() {
         let mut value = full("a1 c1", "resign", false);
         value["state"]["winner"] = json!("black");
+        value["state"]["score"] = json!({"red": 5, "black": 3});
         let game = game(&value);
         assert!(!game.running() && !game.my_turn());
-        assert_eq!(game.result().unwrap(), "alice (black) wins by resignation, 0 to 0.");
+        assert_eq!(game.result().unwrap(), "alice (black) wins by resignation, 3 to 5.", "the winner's score first");
     }
 }
