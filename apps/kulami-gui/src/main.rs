@@ -28,6 +28,11 @@ struct Args {
     /// The window's size in pixels, e.g. 800x600.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     size: Option<[f32; 2]>,
+    /// For tests and tools: after each frame that changes it, write what the window shows (the
+    /// screen, the game, where its holes and main buttons are) to FILE as JSON, as the browser
+    /// edition's `window.kulami.probe()` hands it out.
+    #[arg(long, value_name = "FILE")]
+    probe: Option<PathBuf>,
 }
 
 /// `WxH` in pixels, from 320x240 to 7680x4320.
@@ -82,10 +87,45 @@ fn run(args: Args) -> anyhow::Result<()> {
             if args.review {
                 app.review(&creation.egui_ctx);
             }
-            Ok(Box::new(app))
+            Ok(match args.probe {
+                Some(file) => Box::new(Probed { app, file, written: None }),
+                None => Box::new(app),
+            })
         }),
     )
     .map_err(|error| anyhow::anyhow!("the window could not open: {error}"))
+}
+
+/// The app, writing its [`Probe`](kulami_gui::app::Probe) to `file` whenever it changes.
+struct Probed {
+    app: kulami_gui::KulamiApp,
+    file: PathBuf,
+    written: Option<kulami_gui::app::Probe>,
+}
+
+impl eframe::App for Probed {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        eframe::App::logic(&mut self.app, ctx, frame);
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        eframe::App::ui(&mut self.app, ui, frame);
+        let probe = self.app.probe(ui.ctx());
+        if self.written.as_ref() == Some(&probe) {
+            return;
+        }
+        let report = serde_json::json!({ "app": probe, "pixels_per_point": ui.ctx().pixels_per_point() });
+        // Written aside and renamed into place, so that a reader never sees half of it.
+        let aside = self.file.with_extension("partial");
+        match std::fs::write(&aside, report.to_string()).and_then(|()| std::fs::rename(&aside, &self.file)) {
+            Ok(()) => self.written = Some(probe),
+            Err(error) => eprintln!("kulami-gui: could not write the probe to {}: {error}", self.file.display()),
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::App::save(&mut self.app, storage);
+    }
 }
 
 #[cfg(test)]

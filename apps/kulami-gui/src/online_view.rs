@@ -123,7 +123,10 @@ fn players(ui: &mut Ui, lobby: &mut Lobby, form: &mut LobbyForm) {
             let doing = if player.playing { ", playing" } else { "" };
             let bot = if player.bot { " (bot)" } else { "" };
             ui.label(format!("{}{bot}  {:.0}{doing}", player.username, player.rating));
-            if ui.small_button(format!("Invite {}", player.username)).clicked() {
+            let invite_text = format!("Invite {}", player.username);
+            let invite = ui.small_button(&invite_text);
+            crate::app::note_control(ui, &invite_text, &invite);
+            if invite.clicked() {
                 form.invite.to.clone_from(&player.username);
             }
         });
@@ -174,7 +177,9 @@ fn invite_form(ui: &mut Ui, invite: &mut InviteForm, actions: &mut Vec<OnlineAct
         ui.end_row();
     });
     let ready = !invite.to.trim().is_empty();
-    if ui.add_enabled(ready, egui::Button::new("Send invite")).clicked() {
+    let send = ui.add_enabled(ready, egui::Button::new("Send invite"));
+    crate::app::note_control(ui, "Send invite", &send);
+    if send.clicked() {
         actions.push(OnlineAction::Invite(invite.clone()));
     }
 }
