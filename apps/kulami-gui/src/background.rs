@@ -158,6 +158,14 @@ impl<T> Task<T> {
         Task { asked: Asked { position: position.clone(), scoring }, receiver, extract, runner }
     }
 
+    /// A task whose thread ended without answering, for tests of what the window does then.
+    #[cfg(all(test, not(target_arch = "wasm32")))]
+    pub(crate) fn lost(position: &Position, scoring: Scoring) -> Task<T> {
+        let (_, receiver) = channel();
+        let asked = Asked { position: position.clone(), scoring };
+        Task { asked, receiver, extract: |_| None, runner: Runner { cancel: Arc::default() } }
+    }
+
     /// What the task was made for.
     #[must_use]
     pub fn asked(&self) -> &Asked {

@@ -51,6 +51,10 @@ pub struct KulamiApp {
     state: GameState,
     engine_task: Option<Task<Option<Action>>>,
     hint_task: Option<Task<Vec<Hint>>>,
+    /// The position whose engine move or hints ended without an answer (a thread or web worker
+    /// that failed): not asked for again, so that a broken engine says so once rather than
+    /// starting over every frame.
+    lost_search: Option<Asked>,
     /// Hints and the position they are for.
     hints: Option<(Asked, Vec<Hint>)>,
     analysis_task: Option<Task<Vec<MoveReview>>>,
@@ -100,6 +104,7 @@ impl Default for KulamiApp {
             state: GameState::default(),
             engine_task: None,
             hint_task: None,
+            lost_search: None,
             hints: None,
             analysis_task: None,
             analysis: None,
@@ -450,9 +455,10 @@ impl KulamiApp {
         let wake = background::waking(ctx);
         let position = self.state.game().position().clone();
         let scoring = self.state.game().scoring();
+        let lost_here = self.lost_search.as_ref().is_some_and(|lost| lost.is_for(&position, scoring));
         match self.state.engine_to_move() {
             Some(level) => {
-                if self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
+                if !lost_here && self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
                     let nobody_watching =
                         self.state.seat(Color::Red) != Seat::Human && self.state.seat(Color::Black) != Seat::Human;
                     if !nobody_watching || Instant::now() >= self.next_engine_move {
@@ -469,7 +475,13 @@ impl KulamiApp {
                             self.next_engine_move =
                                 Instant::now() + Duration::from_millis(self.settings.watch_delay_ms);
                         }
-                        Status::Done(None) | Status::Lost => self.engine_task = None,
+                        Status::Done(None) => self.engine_task = None,
+                        Status::Lost => {
+                            self.lost_search = self.engine_task.take().map(|task| task.asked().clone());
+                            self.state.warn(
+                                "The engine stopped without a move. Undo, or take its seat, to go on.".to_owned(),
+                            );
+                        }
                         Status::Working => {}
                     }
                 }
@@ -479,7 +491,11 @@ impl KulamiApp {
         }
         let want_hints = self.state.hints() && self.state.human_to_move();
         let have_hints = self.hints.as_ref().is_some_and(|(asked, _)| asked.is_for(&position, scoring));
-        if want_hints && !have_hints && self.hint_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
+        if want_hints
+            && !have_hints
+            && !lost_here
+            && self.hint_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring))
+        {
             self.hint_task = Some(background::strongest_holes(&position, scoring, wake.clone()));
         }
         if let Some(task) = &self.hint_task {
@@ -490,7 +506,10 @@ impl KulamiApp {
                     }
                     self.hint_task = None;
                 }
-                Status::Lost => self.hint_task = None,
+                Status::Lost => {
+                    self.lost_search = self.hint_task.take().map(|task| task.asked().clone());
+                    self.state.warn("The hints stopped without an answer.".to_owned());
+                }
                 Status::Working => {}
             }
         }
@@ -501,7 +520,10 @@ impl KulamiApp {
                     self.analysis_open = true;
                     self.analysis_task = None;
                 }
-                Status::Lost => self.analysis_task = None,
+                Status::Lost => {
+                    self.analysis_task = None;
+                    self.state.warn("The analysis stopped without an answer.".to_owned());
+                }
                 Status::Working => {}
             }
         }
@@ -524,7 +546,10 @@ impl KulamiApp {
                     }
                     self.puzzle_task = None;
                 }
-                Status::Lost => self.puzzle_task = None,
+                Status::Lost => {
+                    self.puzzle_task = None;
+                    self.state.warn("The puzzle's answer could not be judged.".to_owned());
+                }
                 Status::Working => {}
             }
         }
@@ -661,5 +686,24 @@ mod tests {
         app.use_picked_file(FileRequest::OpenGame, &dir.join("missing.txt"));
         assert_eq!(app.state.message_tone(), Some(crate::state::Tone::Problem));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_engine_that_stops_without_a_move_says_so_once_and_is_not_restarted() {
+        let ctx = egui::Context::default();
+        let mut app = KulamiApp::default();
+        app.state.apply(Action::Seat(Color::Black, Seat::Engine(kulami_ai::Level::Beginner)));
+        app.state.apply(Action::Place("d4".parse().unwrap()));
+        let position = app.state.game().position().clone();
+        app.engine_task = Some(Task::lost(&position, app.state.game().scoring()));
+        app.logic(&ctx);
+        assert!(app.engine_task.is_none());
+        assert_eq!(app.state.message_tone(), Some(crate::state::Tone::Problem));
+        app.logic(&ctx);
+        assert!(app.engine_task.is_none(), "not asked again for the same position");
+        app.state.apply(Action::Undo);
+        app.state.apply(Action::Place("e4".parse().unwrap()));
+        app.logic(&ctx);
+        assert!(app.engine_task.is_some(), "another position is asked for as usual");
     }
 }
