@@ -1,7 +1,8 @@
 //! `cargo xtask web`: the browser edition's site in `target/site` (in `$CARGO_TARGET_DIR/site` when
 //! that is set): the game compiled to
 //! WebAssembly (profile `web`), its JavaScript glue from wasm-bindgen, and the page and worker
-//! scripts of `apps/kulami-web/web`. `kulami-server --web target/site` serves it.
+//! scripts of `apps/kulami-web/web`, each also gzipped and in brotli. `kulami-server --web
+//! target/site` serves it.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -46,7 +47,7 @@ pub fn run() -> anyhow::Result<()> {
         let from = root.join("apps/kulami-web/web").join(page);
         std::fs::copy(&from, site.join(page)).with_context(|| format!("cannot copy {}", from.display()))?;
     }
-    report_sizes(&site)?;
+    compress(&site)?;
     eprintln!("serve it with: cargo run --release -p kulami-server -- --web {}", site.display());
     Ok(())
 }
@@ -82,22 +83,33 @@ fn check_wasm_bindgen(wanted: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Prints each file's size, raw and gzipped (as a server would send it), and the total.
-fn report_sizes(site: &Path) -> anyhow::Result<()> {
+/// Writes each file's gzip and brotli forms beside it (`kulami-server` sends the smallest the
+/// browser accepts, without compressing anything per request), and prints the sizes.
+fn compress(site: &Path) -> anyhow::Result<()> {
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(site)?.map(|entry| entry.map(|entry| entry.path())).collect::<Result<_, _>>()?;
     files.sort();
-    let (mut raw_total, mut gzip_total) = (0, 0);
+    let mut totals = [0; 3];
+    eprintln!("{:>24} {:>10} {:>10} {:>10}", "", "bytes", "gzip", "brotli");
     for file in &files {
         let bytes = std::fs::read(file)?;
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        encoder.write_all(&bytes)?;
-        let gzipped = encoder.finish()?.len();
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        eprintln!("{name:>24} {:>10} bytes {:>10} gzipped", bytes.len(), gzipped);
-        raw_total += bytes.len();
-        gzip_total += gzipped;
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gzip.write_all(&bytes)?;
+        let gzip = gzip.finish()?;
+        let mut brotli = Vec::new();
+        let quality = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 24, ..Default::default() };
+        brotli::BrotliCompress(&mut bytes.as_slice(), &mut brotli, &quality)?;
+        let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        for (extension, compressed) in [("gz", &gzip), ("br", &brotli)] {
+            let path = site.join(format!("{name}.{extension}"));
+            std::fs::write(&path, compressed).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        eprintln!("{name:>24} {:>10} {:>10} {:>10}", bytes.len(), gzip.len(), brotli.len());
+        for (total, size) in totals.iter_mut().zip([bytes.len(), gzip.len(), brotli.len()]) {
+            *total += size;
+        }
     }
-    eprintln!("{:>24} {raw_total:>10} bytes {gzip_total:>10} gzipped", "the site");
+    let [raw, gzip, brotli] = totals;
+    eprintln!("{:>24} {raw:>10} {gzip:>10} {brotli:>10}", "the site");
     Ok(())
 }

@@ -64,7 +64,11 @@ pub fn router(state: AppState, web: Option<&std::path::Path>) -> Router {
         .route("/api/board/game/{id}/abort", post(abort))
         .route("/api/{*rest}", axum::routing::any(|| async { ApiError::not_found(NO_ENDPOINT) }));
     let site = match web {
-        Some(directory) => api.fallback_service(tower_http::services::ServeDir::new(directory)),
+        // `cargo xtask web` writes each file's .br and .gz beside it: the smallest the browser
+        // accepts is sent as it is, with no compression per request.
+        Some(directory) => {
+            api.fallback_service(tower_http::services::ServeDir::new(directory).precompressed_br().precompressed_gzip())
+        }
         None => api.route("/", get(home)).fallback(|| async { ApiError::not_found(NO_ENDPOINT) }),
     };
     site.layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
