@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use kulami_core::GameRecord;
 use serde_json::{Value, json};
-use support::{Driver, Page, Player, Screen as _, Window, build_site, legal_online, moves, online_moves};
+use support::{Driver, Page, Player, Screen as _, Window, legal_online, moves, online_moves, save_with_account};
 
 /// Starts timing the page's thread: a timer every 10 ms notes how late it runs.
 const WATCH_THE_PAGE: &str = "window.longestGap = 0; let last = performance.now();
@@ -70,18 +70,8 @@ async fn drawing_without_the_engine(page: &Page) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_edition_plays_the_engine_and_an_online_game() {
-    let site = build_site();
     let data = tempfile::tempdir().expect("a scratch folder");
-    let address = kulami_server::start_in_background(kulami_server::Config {
-        listen: "127.0.0.1:0".parse().expect("an address"),
-        database: format!("sqlite:{}", data.path().join("server.sqlite").display()),
-        away_limit: Duration::from_secs(60),
-        rate_limit: false,
-        bots: None,
-        web: Some(site),
-    })
-    .expect("the server starts");
-    let base = format!("http://{address}");
+    let base = support::serve_site(data.path());
     let driver = Driver::start(None);
     let page = Page { client: support::browser(&driver, &data.path().join("chromium"), Window::Headless).await };
 
@@ -143,14 +133,8 @@ async fn the_browser_edition_plays_the_engine_and_an_online_game() {
     // accepts an invite from a second client and they play through the server.
     let web = Player::register(&base, "webplayer").await;
     let rival = Player::register(&base, "rival").await;
-    let mut saved = kulami_gui::saved::Saved::capture(&kulami_gui::state::GameState::default(), Default::default());
-    saved.online = Some(kulami_gui::online::Account {
-        server: base.clone(),
-        username: web.name.clone(),
-        token: web.token.clone(),
-    });
     page.client
-        .execute("localStorage.setItem('kulami.autosave', arguments[0]);", vec![json!(saved.to_text())])
+        .execute("localStorage.setItem('kulami.autosave', arguments[0]);", vec![json!(save_with_account(&base, &web))])
         .await
         .expect("the page's storage takes the account");
     page.client.refresh().await.expect("the page reloads");

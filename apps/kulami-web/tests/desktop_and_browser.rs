@@ -13,10 +13,10 @@ mod support;
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{Value, json};
-use support::{Driver, Page, Player, Screen, Window, moves, online_game, online_moves};
+use support::{Driver, Page, Player, Screen, Window, moves, online_game, online_moves, save_with_account};
 
 /// The screen of the test's X server, wide enough for the two windows side by side.
 const SCREEN: (u32, u32) = (1900, 1000);
@@ -128,18 +128,6 @@ impl Drop for Desktop {
     }
 }
 
-/// Signs `player` in where the app keeps its save (`home` for the desktop game; the page's
-/// storage is written by the caller), as a returning player is.
-fn save_with_account(base: &str, player: &Player) -> String {
-    let mut saved = kulami_gui::saved::Saved::capture(&kulami_gui::state::GameState::default(), Default::default());
-    saved.online = Some(kulami_gui::online::Account {
-        server: base.to_owned(),
-        username: player.name.clone(),
-        token: player.token.clone(),
-    });
-    saved.to_text()
-}
-
 /// The name of the player to move in the online game `snapshot`.
 fn player_to_move(snapshot: &Value) -> String {
     let color = online_game(snapshot).position().side_to_move();
@@ -149,19 +137,9 @@ fn player_to_move(snapshot: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_desktop_game_and_the_browser_edition_play_a_whole_game() {
-    let site = support::build_site();
     let program = support::build_desktop_game();
     let data = tempfile::tempdir().expect("a scratch folder");
-    let address = kulami_server::start_in_background(kulami_server::Config {
-        listen: "127.0.0.1:0".parse().expect("an address"),
-        database: format!("sqlite:{}", data.path().join("server.sqlite").display()),
-        away_limit: Duration::from_secs(60),
-        rate_limit: false,
-        bots: None,
-        web: Some(site),
-    })
-    .expect("the server starts");
-    let base = format!("http://{address}");
+    let base = support::serve_site(data.path());
     let desk = Player::register(&base, "deskplayer").await;
     let web = Player::register(&base, "webplayer").await;
 

@@ -43,9 +43,25 @@ fn cargo(args: &[&str]) {
 }
 
 /// Builds the site with `cargo xtask web`, and returns its folder.
-pub fn build_site() -> PathBuf {
+fn build_site() -> PathBuf {
     cargo(&["xtask", "web"]);
     test_target().join("site")
+}
+
+/// Builds the site and serves it with the real server (its database in `data`); returns the
+/// server's address, `http://127.0.0.1:PORT`.
+pub fn serve_site(data: &Path) -> String {
+    let site = build_site();
+    let address = kulami_server::start_in_background(kulami_server::Config {
+        listen: "127.0.0.1:0".parse().expect("an address"),
+        database: format!("sqlite:{}", data.join("server.sqlite").display()),
+        away_limit: Duration::from_secs(60),
+        rate_limit: false,
+        bots: None,
+        web: Some(site),
+    })
+    .expect("the server starts");
+    format!("http://{address}")
 }
 
 /// Builds the desktop game, and returns its program.
@@ -307,6 +323,18 @@ impl Player {
             .await
             .expect("JSON")
     }
+}
+
+/// The text of an app's save with `player` signed in to the server at `base`, as a returning
+/// player's is: for the desktop game's save file and the page's storage alike.
+pub fn save_with_account(base: &str, player: &Player) -> String {
+    let mut saved = kulami_gui::saved::Saved::capture(&kulami_gui::state::GameState::default(), Default::default());
+    saved.online = Some(kulami_gui::online::Account {
+        server: base.to_owned(),
+        username: player.name.clone(),
+        token: player.token.clone(),
+    });
+    saved.to_text()
 }
 
 /// The online game `snapshot` (a `GET /api/game/{id}`), replayed by the rules.
