@@ -5,5 +5,6 @@
 #![allow(clippy::missing_panics_doc)]
 
 pub mod fuzzing;
+pub mod kalah_reference;
 pub mod random_board;
 pub mod reference;

@@ -1,0 +1,546 @@
+#![doc = include_str!("../README.md")]
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The most pits a side can have.
+pub const MAX_PITS: u8 = 6;
+/// The most seeds a pit can start with.
+pub const MAX_SEEDS: u8 = 6;
+
+/// What a last seed in an empty pit of the mover's own captures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Capture {
+    /// The seeds of the opposite pit and the last seed, if the opposite pit holds any.
+    #[default]
+    Standard,
+    /// The same, and the last seed alone when the opposite pit is empty (the site's "empty
+    /// capture", and the rule of Irving, Donkers and Uiterwijk's solutions).
+    Empty,
+}
+
+/// When the game ends. Either way each side's remaining seeds then go to that side's store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum End {
+    /// As soon as a sowing leaves either side without seeds (the rule of "Solving Kalah").
+    Irving,
+    /// When the player to move has no seeds (as the online site plays it).
+    #[default]
+    Site,
+}
+
+/// A variant of Kalah: the board and the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pits: u8,
+    seeds: u8,
+    /// What a sowing that ends in an empty pit captures.
+    pub capture: Capture,
+    /// When the game ends.
+    pub end: End,
+    /// Whether North may take over South's opening turn.
+    pub pie: bool,
+}
+
+/// Why [`Rules::new`] refused a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The pits a side are out of range.
+    #[error("{0} pits a side: Kalah is played with 1 to {MAX_PITS}")]
+    Pits(u8),
+    /// The seeds a pit are out of range.
+    #[error("{0} seeds a pit: Kalah starts with 1 to {MAX_SEEDS}")]
+    Seeds(u8),
+}
+
+impl Rules {
+    /// Kalah(`pits`, `seeds`) with the standard capture, the site's end and no pie rule.
+    ///
+    /// # Errors
+    /// When `pits` or `seeds` is not 1 to 6.
+    pub fn new(pits: u8, seeds: u8) -> Result<Rules, RulesError> {
+        if !(1..=MAX_PITS).contains(&pits) {
+            return Err(RulesError::Pits(pits));
+        }
+        if !(1..=MAX_SEEDS).contains(&seeds) {
+            return Err(RulesError::Seeds(seeds));
+        }
+        Ok(Rules { pits, seeds, capture: Capture::default(), end: End::default(), pie: false })
+    }
+
+    /// The same rules with `capture`.
+    #[must_use]
+    pub fn with_capture(self, capture: Capture) -> Rules {
+        Rules { capture, ..self }
+    }
+
+    /// The same rules with `end`.
+    #[must_use]
+    pub fn with_end(self, end: End) -> Rules {
+        Rules { end, ..self }
+    }
+
+    /// The same rules with the pie rule on or off.
+    #[must_use]
+    pub fn with_pie(self, pie: bool) -> Rules {
+        Rules { pie, ..self }
+    }
+
+    /// Pits a side.
+    #[must_use]
+    pub fn pits(self) -> u8 {
+        self.pits
+    }
+
+    /// Seeds a pit at the start.
+    #[must_use]
+    pub fn seeds(self) -> u8 {
+        self.seeds
+    }
+}
+
+/// A side of the board, and the player who owns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Moves first.
+    South,
+    /// Moves second.
+    North,
+}
+
+impl Side {
+    /// The other side.
+    #[must_use]
+    pub fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Side::South => 0,
+            Side::North => 1,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::South => "South",
+            Side::North => "North",
+        })
+    }
+}
+
+/// One sowing, or the pie rule's swap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Sow the pit with this number (1 is the mover's pit farthest from its store).
+    Pit(u8),
+    /// North takes over South's opening turn: the players change sides, and the board stays.
+    Swap,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Pit(pit) => write!(f, "{pit}"),
+            Move::Swap => f.write_str("swap"),
+        }
+    }
+}
+
+/// A word that is neither a pit number nor `swap`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a move: expected a pit number (1-{MAX_PITS}) or `swap`")]
+pub struct ParseMoveError(pub String);
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
+        if text == "swap" {
+            return Ok(Move::Swap);
+        }
+        match text.parse::<u8>() {
+            Ok(pit) if (1..=MAX_PITS).contains(&pit) => Ok(Move::Pit(pit)),
+            _ => Err(ParseMoveError(text.to_owned())),
+        }
+    }
+}
+
+/// The moves of a space-separated list, like `"3 6 1"`.
+///
+/// # Errors
+/// The first word that is not a move.
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, ParseMoveError> {
+    text.split_whitespace().map(str::parse).collect()
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The pit is not on the board.
+    #[error("pit {pit} is not on a board of {pits} pits a side")]
+    NoSuchPit {
+        /// The pit asked for.
+        pit: u8,
+        /// The pits a side.
+        pits: u8,
+    },
+    /// The pit holds no seeds.
+    #[error("{side}'s pit {pit} is empty")]
+    EmptyPit {
+        /// Whose pit.
+        side: Side,
+        /// The pit.
+        pit: u8,
+    },
+    /// A swap when the pie rule does not allow one.
+    #[error("a swap is only North's first move, with the pie rule")]
+    NoSwap,
+}
+
+/// A move of a list that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ({played}): {error}")]
+pub struct ReplayError {
+    /// Its number in the list, from 1.
+    pub number: usize,
+    /// The move.
+    pub played: Move,
+    /// Why not.
+    pub error: MoveError,
+}
+
+/// What a sowing did, for a player or a display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sown {
+    /// The last seed fell in the mover's store: the mover sows again (unless the game ended).
+    pub again: bool,
+    /// The seeds the sowing captured (the last seed included), if it captured.
+    pub captured: Option<u8>,
+    /// The sowing ended the game.
+    pub ended: bool,
+}
+
+/// A position: the seeds in every pit and store, whose turn it is, and whether the pie rule's
+/// swap is open. Small and `Copy`, so that a search copies it rather than undoing moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    /// South's pits 1..m, South's store, North's pits 1..m, North's store: the order of sowing.
+    board: [u8; 2 * MAX_PITS as usize + 2],
+    /// `None` once the game is over.
+    to_move: Option<Side>,
+    /// North may swap now.
+    swap_open: bool,
+    /// The players changed sides by the pie rule.
+    swapped: bool,
+    /// South is still playing its opening turn (its first sowing and those its store gave it).
+    opening: bool,
+}
+
+impl Position {
+    /// The start: every pit holds the rules' seeds, South to move.
+    #[must_use]
+    pub fn start(rules: Rules) -> Position {
+        let mut board = [0; 2 * MAX_PITS as usize + 2];
+        let m = usize::from(rules.pits);
+        board[..m].fill(rules.seeds);
+        board[m + 1..=2 * m].fill(rules.seeds);
+        Position { rules, board, to_move: Some(Side::South), swap_open: false, swapped: false, opening: true }
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The side to move, `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Side> {
+        self.to_move
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.to_move.is_none()
+    }
+
+    /// Whether the players changed sides by the pie rule (the player who moved first now owns
+    /// North).
+    #[must_use]
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// The seeds in `side`'s pit `pit` (1..m); 0 for a pit not on the board.
+    #[must_use]
+    pub fn pit(&self, side: Side, pit: u8) -> u8 {
+        if (1..=self.rules.pits).contains(&pit) { self.board[self.pit_index(side, pit)] } else { 0 }
+    }
+
+    /// The seeds in `side`'s store.
+    #[must_use]
+    pub fn store(&self, side: Side) -> u8 {
+        self.board[self.store_index(side)]
+    }
+
+    /// South's store minus North's: the final result once the game is over.
+    #[must_use]
+    pub fn margin(&self) -> i32 {
+        i32::from(self.store(Side::South)) - i32::from(self.store(Side::North))
+    }
+
+    /// The legal moves, in pit order (then the swap).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let Some(side) = self.to_move else { return Vec::new() };
+        let mut moves: Vec<Move> =
+            (1..=self.rules.pits).filter(|&pit| self.pit(side, pit) > 0).map(Move::Pit).collect();
+        if self.swap_open {
+            moves.push(Move::Swap);
+        }
+        moves
+    }
+
+    /// Plays `mv`.
+    ///
+    /// # Errors
+    /// When the game is over, the pit is not on the board or is empty, or a swap is not allowed;
+    /// the position is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<Sown, MoveError> {
+        let side = self.to_move.ok_or(MoveError::GameOver)?;
+        let pit = match mv {
+            Move::Swap if self.swap_open => {
+                // The board stays and North is still to move, now played by the other person.
+                self.swap_open = false;
+                self.swapped = !self.swapped;
+                return Ok(Sown { again: false, captured: None, ended: false });
+            }
+            Move::Swap => return Err(MoveError::NoSwap),
+            Move::Pit(pit) if !(1..=self.rules.pits).contains(&pit) => {
+                return Err(MoveError::NoSuchPit { pit, pits: self.rules.pits });
+            }
+            Move::Pit(pit) => pit,
+        };
+        let start = self.pit_index(side, pit);
+        let mut seeds = self.board[start];
+        if seeds == 0 {
+            return Err(MoveError::EmptyPit { side, pit });
+        }
+        self.board[start] = 0;
+        let cells = 2 * usize::from(self.rules.pits) + 2;
+        let skipped = self.store_index(side.other());
+        let mut at = start;
+        while seeds > 0 {
+            at = (at + 1) % cells;
+            if at != skipped {
+                self.board[at] += 1;
+                seeds -= 1;
+            }
+        }
+        let own_store = self.store_index(side);
+        let again = at == own_store;
+        let mut captured = None;
+        if !again && self.owns(side, at) && self.board[at] == 1 {
+            let opposite = 2 * usize::from(self.rules.pits) - at;
+            if self.board[opposite] > 0 || self.rules.capture == Capture::Empty {
+                let seeds = self.board[opposite] + 1;
+                self.board[opposite] = 0;
+                self.board[at] = 0;
+                self.board[own_store] += seeds;
+                captured = Some(seeds);
+            }
+        }
+        let next = if again { side } else { side.other() };
+        // The pie rule's swap opens when South's opening turn is over, for North's first move.
+        self.swap_open = self.opening && !again && self.rules.pie;
+        self.opening &= again;
+        let ended = match self.rules.end {
+            End::Irving => self.side_is_empty(Side::South) || self.side_is_empty(Side::North),
+            End::Site => self.side_is_empty(next),
+        };
+        if ended {
+            for side in [Side::South, Side::North] {
+                let pits = self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits);
+                let left: u8 = self.board[pits.clone()].iter().sum();
+                self.board[pits].fill(0);
+                self.board[self.store_index(side)] += left;
+            }
+            self.to_move = None;
+            self.swap_open = false;
+        } else {
+            self.to_move = Some(next);
+        }
+        Ok(Sown { again, captured, ended })
+    }
+
+    /// This position after `moves`.
+    ///
+    /// # Errors
+    /// The first move that cannot be played, with its number.
+    pub fn replay(&self, moves: &[Move]) -> Result<Position, ReplayError> {
+        let mut position = *self;
+        for (index, &played) in moves.iter().enumerate() {
+            position.play(played).map_err(|error| ReplayError { number: index + 1, played, error })?;
+        }
+        Ok(position)
+    }
+
+    /// The number of move sequences of exactly `depth` moves (sowings, and the swap where the
+    /// pie rule offers it) from here; a game that ends sooner is not counted.
+    #[must_use]
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.legal_moves()
+            .into_iter()
+            .filter_map(|mv| {
+                let mut next = *self;
+                // Every legal move plays.
+                next.play(mv).ok().map(|_| next.perft(depth - 1))
+            })
+            .sum()
+    }
+
+    fn pit_index(&self, side: Side, pit: u8) -> usize {
+        side.index() * (usize::from(self.rules.pits) + 1) + usize::from(pit) - 1
+    }
+
+    fn store_index(&self, side: Side) -> usize {
+        side.index() * (usize::from(self.rules.pits) + 1) + usize::from(self.rules.pits)
+    }
+
+    fn owns(&self, side: Side, index: usize) -> bool {
+        (self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits)).contains(&index)
+    }
+
+    fn side_is_empty(&self, side: Side) -> bool {
+        self.board[self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits)].iter().all(|&seeds| seeds == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(rules: Rules, moves: &str) -> Position {
+        Position::start(rules).replay(&parse_moves(moves).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_sowing_skips_the_other_store_and_one_into_its_own_store_sows_again() {
+        // Kalah(6,4): pit 3's four seeds reach pits 4-6 and the store; then pit 6's five seeds
+        // reach the store and North's pits 1-4.
+        let rules = Rules::new(6, 4).unwrap();
+        let position = after(rules, "3");
+        assert_eq!((position.store(Side::South), position.to_move()), (1, Some(Side::South)));
+        let position = after(rules, "3 6");
+        assert_eq!((position.store(Side::South), position.to_move()), (2, Some(Side::North)));
+        assert_eq!((1..=6).map(|pit| position.pit(Side::North, pit)).collect::<Vec<_>>(), [5, 5, 5, 5, 4, 4]);
+        // Kalah(1,6): South's six seeds go round twice (store, North's pit, its own pit), never
+        // into North's store; the last lands in its own pit, which is not empty: no capture.
+        let mut lap = Position::start(Rules::new(1, 6).unwrap());
+        assert_eq!(lap.play(Move::Pit(1)).unwrap(), Sown { again: false, captured: None, ended: false });
+        let seen = (lap.store(Side::South), lap.store(Side::North), lap.pit(Side::North, 1), lap.pit(Side::South, 1));
+        assert_eq!(seen, (2, 0, 8, 2));
+    }
+
+    #[test]
+    fn the_capture_variants_differ_on_an_empty_opposite_pit() {
+        // Kalah(3,1): South sows pit 1 (emptying it); North's pit 3 reaches its store, then its
+        // pit 2 drops its seed in the empty pit 3, opposite South's empty pit 1.
+        let standard = after(Rules::new(3, 1).unwrap(), "1 3 2");
+        assert_eq!((standard.store(Side::North), standard.pit(Side::North, 3)), (1, 1), "nothing captured");
+        let empty = after(Rules::new(3, 1).unwrap().with_capture(Capture::Empty), "1 3 2");
+        assert_eq!((empty.store(Side::North), empty.pit(Side::North, 3)), (2, 0), "the last seed captured");
+        // Kalah(3,1): South's pit 3 reaches the store, then pit 2 drops in the empty pit 3 and
+        // takes North's pit 1 with it, under either rule.
+        let mut position = Position::start(Rules::new(3, 1).unwrap());
+        position.play(Move::Pit(3)).unwrap();
+        let sown = position.play(Move::Pit(2)).unwrap();
+        assert_eq!(sown, Sown { again: false, captured: Some(2), ended: false });
+        assert_eq!((position.store(Side::South), position.pit(Side::North, 1)), (3, 0));
+    }
+
+    #[test]
+    fn the_end_rules_differ_when_the_mover_empties_its_own_side() {
+        // Kalah(2,1): South's pit 2 reaches the store; pit 1 then captures North's pit 1, and
+        // South's side is empty with North's pit 2 still full.
+        let irving = after(Rules::new(2, 1).unwrap().with_end(End::Irving), "2 1");
+        assert!(irving.is_over(), "Irving: a side is empty");
+        assert_eq!((irving.store(Side::South), irving.store(Side::North), irving.margin()), (3, 1, 2));
+        let site = after(Rules::new(2, 1).unwrap(), "2 1");
+        assert_eq!(site.legal_moves(), [Move::Pit(2)], "the site: North still has a seed to sow");
+        let site = site.replay(&[Move::Pit(2)]).unwrap();
+        assert!(site.is_over(), "North sowed into its store and has nothing left");
+        assert_eq!(site.margin(), 2);
+        assert_eq!(site.replay(&[Move::Pit(1)]).unwrap_err().error, MoveError::GameOver);
+    }
+
+    #[test]
+    fn the_pie_rule_offers_north_one_swap_after_souths_whole_opening_turn() {
+        let rules = Rules::new(6, 4).unwrap().with_pie(true);
+        assert!(!after(rules, "3").legal_moves().contains(&Move::Swap), "South's turn goes on");
+        let opened = after(rules, "3 6");
+        assert_eq!(opened.legal_moves().last(), Some(&Move::Swap));
+        let swapped = opened.replay(&[Move::Swap]).unwrap();
+        assert!(swapped.swapped());
+        assert_eq!((swapped.to_move(), swapped.store(Side::South)), (Some(Side::North), 2), "the board stays");
+        assert!(!swapped.legal_moves().contains(&Move::Swap), "once");
+        assert_eq!(after(rules, "3 6 1").replay(&[Move::Swap]).unwrap_err().error, MoveError::NoSwap);
+        assert_eq!(after(Rules::new(6, 4).unwrap(), "1").play(Move::Swap), Err(MoveError::NoSwap), "no pie rule");
+    }
+
+    #[test]
+    fn bad_moves_and_boards_are_refused_with_what_and_where() {
+        let position = after(Rules::new(4, 3).unwrap(), "1");
+        let unchanged = position;
+        let mut played = position;
+        assert_eq!(played.play(Move::Pit(5)), Err(MoveError::NoSuchPit { pit: 5, pits: 4 }));
+        assert_eq!(played, unchanged, "a refused move changes nothing");
+        let error = Position::start(Rules::new(4, 3).unwrap()).replay(&parse_moves("1 1 1").unwrap()).unwrap_err();
+        assert_eq!(error.to_string(), "move 3 (1): South's pit 1 is empty");
+        assert_eq!(
+            parse_moves("1 x").unwrap_err().to_string(),
+            "`x` is not a move: expected a pit number (1-6) or `swap`"
+        );
+        assert!(parse_moves("7").is_err() && parse_moves("0").is_err());
+        assert_eq!(Rules::new(7, 4), Err(RulesError::Pits(7)));
+        assert_eq!(Rules::new(6, 0), Err(RulesError::Seeds(0)));
+    }
+
+    #[test]
+    fn every_seed_is_kept_to_the_end() {
+        // Kalah(4,3) played out by always sowing the first legal pit, under every variant.
+        for capture in [Capture::Standard, Capture::Empty] {
+            for end in [End::Irving, End::Site] {
+                let mut position = Position::start(Rules::new(4, 3).unwrap().with_capture(capture).with_end(end));
+                while let Some(&mv) = position.legal_moves().first() {
+                    position.play(mv).unwrap();
+                    let on_board: u32 = [Side::South, Side::North]
+                        .iter()
+                        .map(|&side| {
+                            u32::from(position.store(side))
+                                + (1..=4).map(|pit| u32::from(position.pit(side, pit))).sum::<u32>()
+                        })
+                        .sum();
+                    assert_eq!(on_board, 24);
+                }
+                assert!(position.is_over());
+                assert_eq!(u32::from(position.store(Side::South)) + u32::from(position.store(Side::North)), 24);
+            }
+        }
+    }
+}
