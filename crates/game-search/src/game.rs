@@ -37,6 +37,20 @@ pub trait SearchGame: Clone + Send {
     fn pack(mv: Self::Move) -> u16;
     /// The move with this number, if it is one.
     fn unpack(number: u16) -> Option<Self::Move>;
+    /// The player to move, 0 or 1. By default players alternate (the parity of
+    /// [`SearchGame::ply`]); a game in which a move can leave the same player to move (Kalah's
+    /// sowing that ends in the mover's own store) says so here, and the searches keep a value's
+    /// sign across such a move instead of negating it. A finished game names the player whose
+    /// point of view [`SearchGame::terminal_value`] takes.
+    fn mover(&self) -> u8 {
+        (self.ply() % 2) as u8
+    }
+    /// Bounds on the final value from the side to move's point of view, if the game knows them
+    /// cheaply (a sowing game: what is in the stores is kept, what is left can go either way).
+    /// The exact [`Solver`](crate::Solver) cuts off where the window lies outside them.
+    fn value_bounds(&self) -> Option<(i32, i32)> {
+        None
+    }
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;

@@ -157,9 +157,10 @@ struct Tree<G: SearchGame> {
     options: MctsOptions,
     nodes: Vec<Node<G::Move>>,
     rng: Pcg64Mcg,
-    /// Scratch: nodes on the current path, and every move of the current playout.
+    /// Scratch: nodes on the current path, every move of the current playout, and who made each.
     path: Vec<u32>,
     played: Vec<G::Move>,
+    movers: Vec<u8>,
     /// Scratch for RAVE: the moves each side made from some depth on, as bit sets of packed moves.
     made_later: [Vec<u64>; 2],
 }
@@ -174,6 +175,7 @@ impl<G: SearchGame> Tree<G> {
             rng: Pcg64Mcg::seed_from_u64(seed),
             path: Vec::new(),
             played: Vec::new(),
+            movers: Vec::new(),
             made_later: [vec![0; words], vec![0; words]],
         }
     }
@@ -241,6 +243,7 @@ impl<G: SearchGame> Tree<G> {
     fn playout(&mut self) {
         self.path.clear();
         self.played.clear();
+        self.movers.clear();
         let mut current = 0;
         self.path.push(0);
         loop {
@@ -267,21 +270,20 @@ impl<G: SearchGame> Tree<G> {
             let mv = self.game.moves().into_iter().nth(pick).expect("index below count");
             self.play(mv);
         };
-        // The reward of the side to move at the end; the root's side moved last if the number
-        // of moves played is odd.
+        // The reward of the player whose point of view the final value takes.
         let end_reward = match value.signum() {
             1 => 1.0,
             0 => 0.5,
             _ => 0.0,
         };
-        let root_reward = if self.played.len().is_multiple_of(2) { end_reward } else { 1.0 - end_reward };
-        self.update(root_reward);
+        self.update(self.game.mover(), end_reward);
         for _ in 0..self.played.len() {
             self.game.undo();
         }
     }
 
     fn play(&mut self, mv: G::Move) {
+        self.movers.push(self.game.mover());
         self.game.play(mv);
         self.played.push(mv);
     }
@@ -320,7 +322,10 @@ impl<G: SearchGame> Tree<G> {
 
     /// Adds the playout's result along the path, and to the all-moves-as-first statistics of the
     /// children whose move their player made later in the playout.
-    fn update(&mut self, root_reward: f32) {
+    fn update(&mut self, end_mover: u8, end_reward: f32) {
+        let reward = |player: u8| if player == end_mover { end_reward } else { 1.0 - end_reward };
+        // Who is to move at each depth of the path (the game's end has its own).
+        let mover_at = |movers: &[u8], depth: usize| movers.get(depth).copied().unwrap_or(end_mover);
         let rave = self.options.rave_equivalence.is_some();
         for set in &mut self.made_later {
             set.fill(0);
@@ -328,8 +333,8 @@ impl<G: SearchGame> Tree<G> {
         let mut next_move = self.played.len();
         for depth in (0..self.path.len()).rev() {
             let index = self.path[depth] as usize;
-            // The player who made this node's move moved at depth - 1.
-            let mover_reward = if depth % 2 == 1 { root_reward } else { 1.0 - root_reward };
+            // The player who made this node's move moved at depth - 1 (the root has no move).
+            let mover_reward = if depth > 0 { reward(self.movers[depth - 1]) } else { 1.0 - reward(self.movers[0]) };
             let node = &mut self.nodes[index];
             node.visits += 1;
             node.wins += mover_reward;
@@ -340,10 +345,11 @@ impl<G: SearchGame> Tree<G> {
             while next_move > depth {
                 next_move -= 1;
                 let packed = usize::from(G::pack(self.played[next_move]));
-                self.made_later[next_move % 2][packed / 64] |= 1 << (packed % 64);
+                self.made_later[usize::from(self.movers[next_move])][packed / 64] |= 1 << (packed % 64);
             }
-            let own_moves = &self.made_later[depth % 2];
-            let child_reward = 1.0 - mover_reward;
+            let to_move = mover_at(&self.movers, depth);
+            let own_moves = &self.made_later[usize::from(to_move)];
+            let child_reward = reward(to_move);
             for child in self.children(index) {
                 let node = &mut self.nodes[child];
                 let packed = usize::from(G::pack(node.mv.expect("children have moves")));

@@ -196,8 +196,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let moves = self.ordered_moves(game, 0, table_move, reaches_end(depth, game.moves_left_at_most()));
         let mut ranked = Vec::with_capacity(moves.len());
         for &(_, mv) in &moves {
+            let mover = game.mover();
             game.play(mv);
-            let value = -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1);
+            let value = self.child(game, depth - 1, (-INFINITY, INFINITY), 1, mover);
             game.undo();
             if self.stopped {
                 break;
@@ -339,6 +340,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         ply: usize,
         claims: Option<&Claims>,
     ) -> Option<i32> {
+        let mover = game.mover();
         game.play(mv);
         let claimed = claims.map(|claims| (claims, game.hash()));
         if let Some((claims, key)) = claimed
@@ -348,11 +350,11 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             return None;
         }
         let value = if first {
-            -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+            self.child(game, depth - 1, (alpha, beta), ply + 1, mover)
         } else {
-            let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+            let probe = self.child(game, depth - 1, (alpha, alpha + 1), ply + 1, mover);
             if probe > alpha && probe < beta && !self.stopped {
-                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+                self.child(game, depth - 1, (alpha, beta), ply + 1, mover)
             } else {
                 probe
             }
@@ -362,6 +364,17 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         game.undo();
         Some(value)
+    }
+
+    /// The value for `mover`, who just moved, of the position `game` reached, searched in
+    /// `mover`'s window `(alpha, beta)`: negated through the other player's search, unless the
+    /// move left `mover` to move again.
+    fn child(&mut self, game: &mut G, depth: u32, (alpha, beta): (i32, i32), ply: usize, mover: u8) -> i32 {
+        if game.mover() == mover {
+            self.negamax(game, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(game, depth, -beta, -alpha, ply)
+        }
     }
 
     /// Stores a node's result; its bound follows from the window `(alpha, beta)` it was searched
@@ -382,9 +395,10 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     /// the bookkeeping of a full node (this is where most of an exact search's nodes are).
     fn last_move(&mut self, game: &mut G, beta: i32) -> i32 {
         let mut best = -INFINITY;
+        let mover = game.mover();
         for mv in game.moves() {
             game.play(mv);
-            let value = -game.terminal_value().expect("no move is left after the last one");
+            let value = seen_by(game, mover, game.terminal_value().expect("no move is left after the last one"));
             game.undo();
             self.unflushed_nodes += 1;
             if value > best {
@@ -405,11 +419,13 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             return self.last_move(game, beta);
         }
         let mut best = -INFINITY;
+        let mover = game.mover();
         for mv in game.moves() {
             game.play(mv);
             self.unflushed_nodes += 1;
             let value = match game.terminal_value() {
-                Some(value) => -value,
+                Some(value) => seen_by(game, mover, value),
+                None if game.mover() == mover => self.lean_solve(game, depth - 1, alpha, beta),
                 None => -self.lean_solve(game, depth - 1, -beta, -alpha),
             };
             game.undo();
@@ -431,7 +447,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        let slot = (game.ply() & 1) * G::MOVE_SLOTS + usize::from(G::pack(mv));
+        let slot = usize::from(game.mover()) * G::MOVE_SLOTS + usize::from(G::pack(mv));
         self.history[slot] = (self.history[slot] + (depth * depth) as i32).min(1 << 24);
     }
 
@@ -446,7 +462,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        let side = (game.ply() & 1) * G::MOVE_SLOTS;
+        let side = usize::from(game.mover()) * G::MOVE_SLOTS;
         let killers = self.killers[ply];
         for mv in game.moves() {
             let score = if G::pack(mv) == table_move {
@@ -472,8 +488,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     fn principal_variation(&mut self, game: &G, best: G::Move, exact_value: Option<i32>) -> Vec<G::Move> {
         let mut line = game.clone();
         let mut pv = vec![best];
+        let mover = line.mover();
         line.play(best);
-        let mut value = exact_value.map(|value| -value);
+        let mut value = exact_value.map(|value| seen_by(&line, mover, value));
         while pv.len() < 64 && line.terminal_value().is_none() {
             let stored = self
                 .shared
@@ -487,8 +504,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             };
             let Some(mv) = next else { break };
             pv.push(mv);
+            let mover = line.mover();
             line.play(mv);
-            value = value.map(|value| -value);
+            value = value.map(|value| seen_by(&line, mover, value));
         }
         pv
     }
@@ -498,9 +516,10 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     fn move_keeping(&mut self, game: &mut G, value: i32, first: Option<G::Move>) -> Option<G::Move> {
         let others = game.moves().into_iter().filter(|&mv| Some(mv) != first);
         for mv in first.into_iter().chain(others) {
+            let mover = game.mover();
             game.play(mv);
             let depth = game.moves_left_at_most() as u32;
-            let reached = -self.negamax(game, depth, -value - 1, -value + 1, 1);
+            let reached = self.child(game, depth, (value - 1, value + 1), 1, mover);
             game.undo();
             if self.stopped {
                 return None;
@@ -516,4 +535,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         self.shared.nodes.fetch_add(self.unflushed_nodes, Ordering::Relaxed);
         self.unflushed_nodes = 0;
     }
+}
+
+/// `value`, from the point of view of the player to move in `game`, as `mover` sees it.
+pub(crate) fn seen_by<G: SearchGame>(game: &G, mover: u8, value: i32) -> i32 {
+    if game.mover() == mover { value } else { -value }
 }
