@@ -4,7 +4,9 @@ mod game;
 pub mod mcts;
 pub mod nim;
 mod search;
+mod solver;
 pub mod stats;
 
 pub use game::{Evaluator, SearchGame};
 pub use search::{INFINITY, Limits, RankedMoves, SearchResult, Searcher};
+pub use solver::{Solved, Solver};

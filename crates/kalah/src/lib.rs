@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub mod search;
+
 /// The most pits a side can have.
 pub const MAX_PITS: u8 = 6;
 /// The most seeds a pit can start with.

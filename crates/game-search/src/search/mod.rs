@@ -6,7 +6,7 @@
 pub(crate) mod alphabeta;
 
 pub use alphabeta::INFINITY;
-mod tt;
+pub(crate) mod tt;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

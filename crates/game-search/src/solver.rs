@@ -1,0 +1,191 @@
+//! An exact solver for games whose length has no useful bound (Kalah: a sowing can give another
+//! turn, and seeds go round): alpha-beta to the end of the game with no depth at all, driven by
+//! MTD(f) (null-window searches that close in on the value), a transposition table of proven
+//! bounds, and cutoffs on [`SearchGame::value_bounds`] (what is in the stores is kept).
+//! [`Searcher`](crate::Searcher) solves too, but through its depth schedule, which needs
+//! [`SearchGame::moves_left_at_most`] to be tight.
+
+use web_time::{Duration, Instant};
+
+use crate::game::SearchGame;
+use crate::search::INFINITY;
+use crate::search::alphabeta::seen_by;
+use crate::search::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE, TranspositionTable};
+
+/// The exact value of a position, and a line that keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved<M> {
+    /// The value under perfect play, from the side to move's point of view.
+    pub value: i32,
+    /// A line of perfect play to the end of the game, starting with the best move (empty if the
+    /// game is over).
+    pub line: Vec<M>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// The solver and its table, which it keeps between calls (positions of one game share most of
+/// their subtrees).
+#[derive(Debug)]
+pub struct Solver {
+    table: TranspositionTable,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver with a table of about `table_megabytes` MiB.
+    #[must_use]
+    pub fn new(table_megabytes: usize) -> Solver {
+        Solver { table: TranspositionTable::new(table_megabytes), nodes: 0 }
+    }
+
+    /// The exact value of `game` and a line of perfect play.
+    pub fn solve<G: SearchGame>(&mut self, game: &G) -> Solved<G::Move> {
+        let start = Instant::now();
+        self.nodes = 0;
+        let mut game = game.clone();
+        let value = self.value(&mut game);
+        let line = self.line(&mut game, value);
+        Solved { value, line, nodes: self.nodes, time: start.elapsed() }
+    }
+
+    /// MTD(f): null-window searches around the latest bound until the two bounds meet.
+    fn value<G: SearchGame>(&mut self, game: &mut G) -> i32 {
+        let (mut lower, mut upper) = game.value_bounds().unwrap_or((-INFINITY, INFINITY));
+        let mut guess = 0.clamp(lower, upper);
+        while lower < upper {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            guess = self.search(game, beta - 1, beta);
+            if guess < beta {
+                upper = guess;
+            } else {
+                lower = guess;
+            }
+        }
+        lower
+    }
+
+    /// The moves of perfect play from `game`, whose exact value is `value`: at each step the
+    /// first move (the table's first) that keeps the value.
+    fn line<G: SearchGame>(&mut self, game: &mut G, mut value: i32) -> Vec<G::Move> {
+        let mut line = Vec::new();
+        while game.terminal_value().is_none() {
+            let mover = game.mover();
+            let stored = self.table.probe(game.hash()).map_or(NO_MOVE, |entry| entry.best);
+            let mut moves: Vec<G::Move> = game.moves().into_iter().collect();
+            moves.sort_by_key(|&mv| G::pack(mv) != stored);
+            let kept = moves.into_iter().find(|&mv| {
+                game.play(mv);
+                let reached = self.value(game);
+                let reached = seen_by(game, mover, reached);
+                game.undo();
+                reached == value
+            });
+            let Some(mv) = kept else { break };
+            game.play(mv);
+            value = seen_by(game, mover, value);
+            line.push(mv);
+        }
+        for _ in &line {
+            game.undo();
+        }
+        line
+    }
+
+    /// Fail-soft alpha-beta to the end of the game: the value if it lies inside `(alpha, beta)`,
+    /// else a bound on the side it fell.
+    fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if let Some(value) = game.terminal_value() {
+            return value;
+        }
+        if let Some((lowest, highest)) = game.value_bounds() {
+            if lowest >= beta {
+                return lowest;
+            }
+            if highest <= alpha {
+                return highest;
+            }
+        }
+        let key = game.hash();
+        let mut table_move = NO_MOVE;
+        if let Some(entry) = self.table.probe(key) {
+            table_move = entry.best;
+            match entry.bound {
+                Bound::Exact => return entry.value,
+                Bound::Lower if entry.value >= beta => return entry.value,
+                Bound::Upper if entry.value <= alpha => return entry.value,
+                Bound::Lower => alpha = alpha.max(entry.value),
+                Bound::Upper => beta = beta.min(entry.value),
+            }
+        }
+        let (original_alpha, original_beta) = (alpha, beta);
+        let mut moves: Vec<(i32, G::Move)> = game
+            .moves()
+            .into_iter()
+            .map(|mv| (if G::pack(mv) == table_move { i32::MAX } else { game.order_hint(mv) }, mv))
+            .collect();
+        moves.sort_by_key(|&(order, _)| std::cmp::Reverse(order));
+        let mover = game.mover();
+        let (mut best_value, mut best_move) = (-INFINITY, NO_MOVE);
+        for (_, mv) in moves {
+            game.play(mv);
+            let value =
+                if game.mover() == mover { self.search(game, alpha, beta) } else { -self.search(game, -beta, -alpha) };
+            game.undo();
+            if value > best_value {
+                (best_value, best_move) = (value, G::pack(mv));
+                alpha = alpha.max(value);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best_value >= original_beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(key, Entry { value: best_value, bound, depth: EXACT_DEPTH, best: best_move });
+        best_value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Solver;
+    use crate::SearchGame;
+    use crate::nim::Nim;
+
+    /// Plain minimax over every line, for the solver to agree with.
+    fn minimax(game: &mut Nim) -> i32 {
+        if let Some(value) = game.terminal_value() {
+            return value;
+        }
+        let mut best = i32::MIN;
+        for mv in game.moves() {
+            game.play(mv);
+            best = best.max(-minimax(game));
+            game.undo();
+        }
+        best
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_and_its_line_keeps_the_value() {
+        let mut solver = Solver::new(1);
+        for counters in 0..=13 {
+            let mut game = Nim::new(counters);
+            let solved = solver.solve(&game);
+            assert_eq!(solved.value, minimax(&mut game), "a pile of {counters}");
+            for &mv in &solved.line {
+                game.play(mv);
+            }
+            assert!(game.terminal_value().is_some(), "the line from {counters} ends the game");
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Kalah on the game-agnostic search of `game-search`: [`KalahGame`] is the position walked with
+//! make/unmake, and [`solve`] its exact value with [`game_search::Solver`].
+
+use game_search::{SearchGame, Solver};
+
+use crate::{Move, Position, Side};
+
+/// A position as the searches walk it: the position and the ones before it, for undo.
+#[derive(Clone, Debug)]
+pub struct KalahGame {
+    position: Position,
+    before: Vec<Position>,
+}
+
+impl KalahGame {
+    /// The searches' view of `position`.
+    #[must_use]
+    pub fn new(position: Position) -> KalahGame {
+        KalahGame { position, before: Vec::new() }
+    }
+
+    /// The position reached.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The side whose point of view values take: the side to move, and South once it is over.
+    fn viewpoint(&self) -> Side {
+        self.position.to_move.unwrap_or(Side::South)
+    }
+}
+
+/// The legal moves as bits: bit 0 the swap, bit `p` pit `p`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveSet(u8);
+
+impl Iterator for MoveSet {
+    type Item = Move;
+    fn next(&mut self) -> Option<Move> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(if bit == 0 { Move::Swap } else { Move::Pit(bit) })
+    }
+}
+
+impl SearchGame for KalahGame {
+    type Move = Move;
+    type Moves = MoveSet;
+    const MOVE_SLOTS: usize = 1 + crate::MAX_PITS as usize;
+
+    fn moves(&self) -> MoveSet {
+        let Some(side) = self.position.to_move else { return MoveSet(0) };
+        let pits = (1..=self.position.rules.pits)
+            .filter(|&pit| self.position.pit(side, pit) > 0)
+            .fold(0, |bits, pit| bits | 1 << pit);
+        MoveSet(pits | u8::from(self.position.swap_open))
+    }
+
+    fn move_count(&self) -> usize {
+        self.moves().0.count_ones() as usize
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.before.push(self.position);
+        // The searches play only the moves they were given.
+        let _ = self.position.play(mv);
+    }
+
+    fn undo(&mut self) {
+        if let Some(position) = self.before.pop() {
+            self.position = position;
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        // Every pit and store, whose turn, and the pie rule's state, mixed (splitmix64 steps).
+        let position = &self.position;
+        let flags = u64::from(position.to_move == Some(Side::North))
+            | u64::from(position.swap_open) << 1
+            | u64::from(position.swapped) << 2
+            | u64::from(position.opening) << 3;
+        let mut key = flags;
+        for chunk in position.board.chunks(7) {
+            let word = chunk.iter().fold(0u64, |word, &seeds| word << 8 | u64::from(seeds));
+            key = mix(key ^ word);
+        }
+        key
+    }
+
+    fn ply(&self) -> usize {
+        self.before.len()
+    }
+
+    /// No useful bound is known (seeds go round), so none is claimed: the [`Solver`] needs
+    /// none, and [`game_search::Searcher`] then calls no depth-limited search exact.
+    fn moves_left_at_most(&self) -> usize {
+        usize::MAX / 2
+    }
+
+    /// The person to move (the one who moved first is 0), so that a sowing into one's own store
+    /// keeps the value's sign; a finished game is seen from South's owner.
+    fn mover(&self) -> u8 {
+        u8::from(self.viewpoint() == Side::North) ^ u8::from(self.position.swapped)
+    }
+
+    /// The final margin, from the point of view of [`KalahGame::mover`]'s side.
+    fn terminal_value(&self) -> Option<i32> {
+        self.position.is_over().then(|| margin_for(&self.position, self.viewpoint()))
+    }
+
+    /// What is in the stores stays there; every seed still in play may go either way. Where
+    /// the swap is open the mover may yet take the other side, and its margin.
+    fn value_bounds(&self) -> Option<(i32, i32)> {
+        let side = self.viewpoint();
+        let now = margin_for(&self.position, side);
+        let in_play = i32::from(self.position.rules.pits) * i32::from(self.position.rules.seeds) * 2
+            - i32::from(self.position.store(Side::South))
+            - i32::from(self.position.store(Side::North));
+        let (lowest, highest) = (now - in_play, now + in_play);
+        Some(if self.position.swap_open { (lowest.min(-highest), highest.max(-lowest)) } else { (lowest, highest) })
+    }
+
+    fn pack(mv: Move) -> u16 {
+        match mv {
+            Move::Swap => 0,
+            Move::Pit(pit) => u16::from(pit),
+        }
+    }
+
+    fn unpack(number: u16) -> Option<Move> {
+        match number {
+            0 => Some(Move::Swap),
+            1..=6 => Some(Move::Pit(number as u8)),
+            _ => None,
+        }
+    }
+
+    /// Sowings that end in the mover's store first (another turn), then captures, then by the
+    /// seeds they move.
+    fn order_hint(&self, mv: Move) -> i32 {
+        let (Move::Pit(pit), Some(side)) = (mv, self.position.to_move) else { return 0 };
+        let seeds = i32::from(self.position.pit(side, pit));
+        let to_store = i32::from(self.position.rules.pits) - i32::from(pit) + 1;
+        let lap = 2 * i32::from(self.position.rules.pits) + 1;
+        if seeds % lap == to_store % lap {
+            return 1000;
+        }
+        let landing = i32::from(pit) + seeds;
+        if seeds < lap && landing <= i32::from(self.position.rules.pits) {
+            let target = landing as u8;
+            if self.position.pit(side, target) == 0 && target != pit {
+                let opposite = self.position.rules.pits + 1 - target;
+                return 500 + i32::from(self.position.pit(side.other(), opposite));
+            }
+        }
+        seeds
+    }
+}
+
+/// `side`'s store minus the other's.
+fn margin_for(position: &Position, side: Side) -> i32 {
+    i32::from(position.store(side)) - i32::from(position.store(side.other()))
+}
+
+/// One step of splitmix64.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The exact value of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final margin of the player who moved first, under perfect play: South's store minus
+    /// North's at the end, unless the pie rule's swap gave that player North.
+    pub value: i32,
+    /// The best turn of the side to move: its sowings until the turn passes (one move, or the
+    /// swap, for most positions).
+    pub best: Vec<Move>,
+    /// A whole line of perfect play to the end.
+    pub line: Vec<Move>,
+    /// Positions the solver visited.
+    pub nodes: u64,
+}
+
+/// Solves `position` with a table of about `table_megabytes` MiB.
+#[must_use]
+pub fn solve(position: &Position, table_megabytes: usize) -> Solution {
+    let game = KalahGame::new(*position);
+    let solved = Solver::new(table_megabytes).solve(&game);
+    let value = if game.mover() == 0 { solved.value } else { -solved.value };
+    let mut walk = game;
+    let mover = walk.mover();
+    let mut best = Vec::new();
+    for &mv in &solved.line {
+        if walk.mover() != mover {
+            break;
+        }
+        best.push(mv);
+        walk.play(mv);
+    }
+    Solution { value, best, line: solved.line, nodes: solved.nodes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Capture, End, Rules};
+
+    /// The first mover's final margin under perfect play, by plain minimax over every line: the
+    /// first mover maximises it and the other player minimises it, whichever side each owns.
+    fn minimax(position: &Position) -> i32 {
+        let Some(side) = position.to_move() else {
+            return if position.swapped() { -position.margin() } else { position.margin() };
+        };
+        let values = position.legal_moves().into_iter().map(|mv| {
+            let mut next = *position;
+            next.play(mv).unwrap();
+            minimax(&next)
+        });
+        let first_mover_to_move = (side == Side::South) != position.swapped();
+        if first_mover_to_move { values.max().unwrap() } else { values.min().unwrap() }
+    }
+
+    #[test]
+    fn the_solver_agrees_with_minimax_on_small_boards_and_every_variant() {
+        for pits in 1..=3 {
+            for seeds in 1..=3 {
+                for capture in [Capture::Standard, Capture::Empty] {
+                    for end in [End::Irving, End::Site] {
+                        for pie in [false, true] {
+                            let rules =
+                                Rules::new(pits, seeds).unwrap().with_capture(capture).with_end(end).with_pie(pie);
+                            let start = Position::start(rules);
+                            let solution = solve(&start, 1);
+                            assert_eq!(solution.value, minimax(&start), "{rules:?}");
+                            let end = start.replay(&solution.line).unwrap();
+                            assert!(end.is_over(), "the line ends the game: {rules:?}");
+                            assert!(solution.line.starts_with(&solution.best));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
