@@ -51,6 +51,14 @@ pub trait SearchGame: Clone + Send {
     fn value_bounds(&self) -> Option<(i32, i32)> {
         None
     }
+    /// The part of the final value that is already decided and that the rest of the game
+    /// cannot change (a sowing game: the seeds in the stores), from the side to move's point of
+    /// view. The searches' tables keep values net of it, so that positions that differ only in
+    /// it share their entries; a game that banks a part leaves what decides it out of
+    /// [`SearchGame::hash`]. None by default.
+    fn value_banked(&self) -> i32 {
+        0
+    }
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;

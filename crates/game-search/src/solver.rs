@@ -109,16 +109,17 @@ impl Solver {
                 return highest;
             }
         }
-        let key = game.hash();
+        let (key, banked) = (game.hash(), game.value_banked());
         let mut table_move = NO_MOVE;
         if let Some(entry) = self.table.probe(key) {
             table_move = entry.best;
+            let value = entry.value + banked;
             match entry.bound {
-                Bound::Exact => return entry.value,
-                Bound::Lower if entry.value >= beta => return entry.value,
-                Bound::Upper if entry.value <= alpha => return entry.value,
-                Bound::Lower => alpha = alpha.max(entry.value),
-                Bound::Upper => beta = beta.min(entry.value),
+                Bound::Exact => return value,
+                Bound::Lower if value >= beta => return value,
+                Bound::Upper if value <= alpha => return value,
+                Bound::Lower => alpha = alpha.max(value),
+                Bound::Upper => beta = beta.min(value),
             }
         }
         let (original_alpha, original_beta) = (alpha, beta);
@@ -150,7 +151,7 @@ impl Solver {
         } else {
             Bound::Upper
         };
-        self.table.store(key, Entry { value: best_value, bound, depth: EXACT_DEPTH, best: best_move });
+        self.table.store(key, Entry { value: best_value - banked, bound, depth: EXACT_DEPTH, best: best_move });
         best_value
     }
 }

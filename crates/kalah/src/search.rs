@@ -76,19 +76,28 @@ impl SearchGame for KalahGame {
         }
     }
 
+    /// Every pit (not the stores, which [`SearchGame::value_banked`] accounts for), whose turn,
+    /// and the pie rule's state, mixed (splitmix64 steps).
     fn hash(&self) -> u64 {
-        // Every pit and store, whose turn, and the pie rule's state, mixed (splitmix64 steps).
         let position = &self.position;
         let flags = u64::from(position.to_move == Some(Side::North))
             | u64::from(position.swap_open) << 1
             | u64::from(position.swapped) << 2
             | u64::from(position.opening) << 3;
-        let mut key = flags;
-        for chunk in position.board.chunks(7) {
-            let word = chunk.iter().fold(0u64, |word, &seeds| word << 8 | u64::from(seeds));
+        let m = usize::from(position.rules.pits);
+        // The flags mixed on their own first: xored into a side's word they would collide with
+        // its pits (North to move with an empty pit 1 against South to move with one seed).
+        let mut key = mix(flags);
+        for side in [&position.board[..m], &position.board[m + 1..=2 * m]] {
+            let word = side.iter().fold(0u64, |word, &seeds| word << 8 | u64::from(seeds));
             key = mix(key ^ word);
         }
         key
+    }
+
+    /// The stores: the rules never take a seed out of one.
+    fn value_banked(&self) -> i32 {
+        margin_for(&self.position, self.viewpoint())
     }
 
     fn ply(&self) -> usize {
@@ -226,6 +235,36 @@ mod tests {
         });
         let first_mover_to_move = (side == Side::South) != position.swapped();
         if first_mover_to_move { values.max().unwrap() } else { values.min().unwrap() }
+    }
+
+    #[test]
+    fn positions_that_can_play_differently_have_different_keys() {
+        // Every position reachable in Kalah(3,2) with the pie rule: equal keys only for equal
+        // pits, turn and pie-rule state (the stores are banked, not hashed).
+        fn walk(position: Position, keys: &mut std::collections::HashMap<u64, Position>) {
+            let game = KalahGame::new(position);
+            let state = |p: &Position| (p.board, p.to_move, p.swap_open, p.swapped, p.opening);
+            let unbanked = |p: &Position| {
+                let mut p = *p;
+                let m = usize::from(p.rules.pits);
+                (p.board[m], p.board[2 * m + 1]) = (0, 0);
+                state(&p)
+            };
+            if let Some(seen) = keys.insert(game.hash(), position) {
+                assert_eq!(unbanked(&seen), unbanked(&position), "{seen:?} and {position:?} share a key");
+                if state(&seen) == state(&position) {
+                    return;
+                }
+            }
+            for mv in position.legal_moves() {
+                let mut next = position;
+                next.play(mv).unwrap();
+                walk(next, keys);
+            }
+        }
+        let mut keys = std::collections::HashMap::new();
+        walk(Position::start(Rules::new(3, 2).unwrap().with_pie(true)), &mut keys);
+        assert!(keys.len() > 1000, "{} positions", keys.len());
     }
 
     #[test]

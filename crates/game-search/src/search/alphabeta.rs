@@ -184,7 +184,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         self.buffers[0] = moves;
         let (value, mv) = best.expect("the root has moves");
-        self.store(key, value, (alpha, beta), depth, game.moves_left_at_most(), G::pack(mv));
+        self.store(key, (value, game.value_banked()), (alpha, beta), depth, game.moves_left_at_most(), G::pack(mv));
         Some((value, mv, true))
     }
 
@@ -266,11 +266,12 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         let mut table_move = NO_MOVE;
         if let Some(entry) = if use_table { self.shared.table.probe(key) } else { None } {
             table_move = entry.best;
+            let value = entry.value + game.value_banked();
             if u32::from(entry.depth) >= depth {
                 match entry.bound {
-                    Bound::Exact => return entry.value,
-                    Bound::Lower if entry.value >= beta => return entry.value,
-                    Bound::Upper if entry.value <= alpha => return entry.value,
+                    Bound::Exact => return value,
+                    Bound::Lower if value >= beta => return value,
+                    Bound::Upper if value <= alpha => return value,
                     _ => {}
                 }
             }
@@ -320,7 +321,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         self.buffers[ply] = moves;
         if use_table {
             let best = best_move.map_or(NO_MOVE, G::pack);
-            self.store(key, best_value, (original_alpha, beta), depth, moves_left, best);
+            self.store(key, (best_value, game.value_banked()), (original_alpha, beta), depth, moves_left, best);
         }
         best_value
     }
@@ -379,7 +380,16 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
 
     /// Stores a node's result; its bound follows from the window `(alpha, beta)` it was searched
     /// in, and a search that reached the end of the game is exact at any depth.
-    fn store(&self, key: u64, value: i32, (alpha, beta): (i32, i32), depth: u32, moves_left: usize, best: u16) {
+    /// `value` is kept net of the part `banked` already decided ([`SearchGame::value_banked`]).
+    fn store(
+        &self,
+        key: u64,
+        (value, banked): (i32, i32),
+        (alpha, beta): (i32, i32),
+        depth: u32,
+        moves_left: usize,
+        best: u16,
+    ) {
         let bound = if value >= beta {
             Bound::Lower
         } else if value > alpha {
@@ -388,7 +398,7 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             Bound::Upper
         };
         let depth = if reaches_end(depth, moves_left) { EXACT_DEPTH } else { depth as u8 };
-        self.shared.table.store(key, Entry { value, bound, depth, best });
+        self.shared.table.store(key, Entry { value: value - banked, bound, depth, best });
     }
 
     /// The value of a position with one move left: the best final margin after it, found without
