@@ -32,13 +32,15 @@ pub struct Solved<M> {
 pub struct Solver {
     table: TranspositionTable,
     nodes: u64,
+    /// A move list for each depth below the root, reused (orders and packed moves).
+    buffers: Vec<Vec<(i32, u16)>>,
 }
 
 impl Solver {
     /// A solver with a table of about `table_megabytes` MiB.
     #[must_use]
     pub fn new(table_megabytes: usize) -> Solver {
-        Solver { table: TranspositionTable::new(table_megabytes), nodes: 0 }
+        Solver { table: TranspositionTable::new(table_megabytes), nodes: 0, buffers: Vec::new() }
     }
 
     /// The exact value of `game` and a line of perfect play.
@@ -57,7 +59,7 @@ impl Solver {
         let mut guess = 0.clamp(lower, upper);
         while lower < upper {
             let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.search(game, beta - 1, beta);
+            guess = self.search(game, beta - 1, beta, 0);
             if guess < beta {
                 upper = guess;
             } else {
@@ -96,7 +98,7 @@ impl Solver {
 
     /// Fail-soft alpha-beta to the end of the game: the value if it lies inside `(alpha, beta)`,
     /// else a bound on the side it fell.
-    fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if let Some(value) = game.terminal_value() {
             return value;
@@ -123,27 +125,36 @@ impl Solver {
             }
         }
         let (original_alpha, original_beta) = (alpha, beta);
-        let mut moves: Vec<(i32, G::Move)> = game
-            .moves()
-            .into_iter()
-            .map(|mv| (if G::pack(mv) == table_move { i32::MAX } else { game.order_hint(mv) }, mv))
-            .collect();
-        moves.sort_by_key(|&(order, _)| std::cmp::Reverse(order));
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        moves.extend(game.moves().into_iter().map(|mv| {
+            let packed = G::pack(mv);
+            (if packed == table_move { i32::MAX } else { game.order_hint(mv) }, packed)
+        }));
+        moves.sort_unstable_by_key(|&(order, _)| std::cmp::Reverse(order));
         let mover = game.mover();
         let (mut best_value, mut best_move) = (-INFINITY, NO_MOVE);
-        for (_, mv) in moves {
+        for &(_, packed) in &moves {
+            let Some(mv) = G::unpack(packed) else { continue };
             game.play(mv);
-            let value =
-                if game.mover() == mover { self.search(game, alpha, beta) } else { -self.search(game, -beta, -alpha) };
+            let value = if game.mover() == mover {
+                self.search(game, alpha, beta, ply + 1)
+            } else {
+                -self.search(game, -beta, -alpha, ply + 1)
+            };
             game.undo();
             if value > best_value {
-                (best_value, best_move) = (value, G::pack(mv));
+                (best_value, best_move) = (value, packed);
                 alpha = alpha.max(value);
                 if alpha >= beta {
                     break;
                 }
             }
         }
+        self.buffers[ply] = moves;
         let bound = if best_value >= original_beta {
             Bound::Lower
         } else if best_value > original_alpha {
