@@ -7,6 +7,7 @@ mod board_args;
 mod bot;
 mod engine_cmd;
 mod external;
+mod kalah_cmd;
 mod layout_cmd;
 mod match_cmd;
 mod online;
@@ -58,6 +59,9 @@ enum Command {
     /// Connect an engine (a built-in level or a program) to a server account that accepts
     /// invites and plays them.
     Bot(bot::BotArgs),
+    /// Kalah(m, n), the sowing game: count move sequences and solve positions.
+    #[command(subcommand)]
+    Kalah(kalah_cmd::KalahCommand),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
         Command::Score(args) => rules_cmd::score(&args),
         Command::Perft(args) => rules_cmd::perft(&args),
         Command::Layout(command) => layout_cmd::run(&command),
+        Command::Kalah(command) => kalah_cmd::run(&command),
         Command::Online(args) => online::run(&args),
         Command::Bot(args) => bot::run(&args),
         Command::Engine(args) => engine_cmd::run(&args),

@@ -411,3 +411,41 @@ fn the_daily_puzzle_is_the_same_for_the_same_date_and_judges_answers() {
     assert!(fails(&["puzzle", "--date", "2026-02-30"], 2).contains("not a date"));
     assert!(fails(&["puzzle", "--answer", "z9"], 2).contains("z9"));
 }
+
+#[test]
+fn kalah_perft_and_solve_follow_formats_md() {
+    // The last line is the count; Kalah(6,4)'s first two plies: 6 sowings, then 5 after pit 3
+    // (which ends in South's store) and 6 after each of the other five.
+    let output = kulami(&["kalah", "perft", "--depth", "2"]);
+    assert_eq!(stdout(&output).lines().last(), Some("35"));
+    let output = kulami(&["kalah", "perft", "--depth", "1", "--moves", "3"]);
+    assert_eq!(stdout(&output).lines().last(), Some("5"), "South sows again");
+    // Kalah(4,3): a first-player win by 8 with the empty capture and Irving's end, by 6 with the
+    // standard capture (as an independent retrograde solver also finds).
+    let empty =
+        json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving", "--json"]);
+    assert_eq!(empty["value"], 8);
+    let standard = json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--end", "irving", "--json"]);
+    assert_eq!(standard, json!({"value": 6, "best": [2, 3]}));
+    // After South's opening with the pie rule, North's best turn may be the swap.
+    let swapped = json(&["kalah", "solve", "--pits", "2", "--seeds", "1", "--pie", "--moves", "2 1", "--json"]);
+    assert_eq!(swapped["best"], json!(["swap"]));
+}
+
+#[test]
+fn kalah_bad_input_is_one_line_and_a_failure() {
+    assert!(
+        fails(&["kalah", "perft", "--depth", "2", "--moves", "1 1 1"], 1)
+            .contains("move 3 (1): South's pit 1 is empty")
+    );
+    assert!(
+        fails(&["kalah", "perft", "--depth", "1", "--pits", "4", "--moves", "5"], 1)
+            .contains("pit 5 is not on a board")
+    );
+    assert!(
+        fails(&["kalah", "solve", "--pits", "2", "--seeds", "1", "--moves", "2 1 2 1"], 1).contains("the game is over")
+    );
+    assert!(fails(&["kalah", "perft", "--depth", "1", "--moves", "1 x"], 1).contains("`x` is not a move"));
+    assert!(fails(&["kalah", "perft", "--depth", "1", "--pits", "7"], 1).contains("7 pits a side"));
+    assert!(fails(&["kalah", "perft", "--depth", "1", "--capture", "both"], 2).contains("not a capture rule"));
+}

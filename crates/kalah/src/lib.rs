@@ -31,6 +31,39 @@ pub enum End {
     Site,
 }
 
+/// A name that is not one of a rule's options.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{given}` is not a {rule} rule: expected {expected}")]
+pub struct ParseRuleError {
+    given: String,
+    rule: &'static str,
+    expected: &'static str,
+}
+
+impl FromStr for Capture {
+    type Err = ParseRuleError;
+
+    fn from_str(text: &str) -> Result<Capture, ParseRuleError> {
+        match text {
+            "standard" => Ok(Capture::Standard),
+            "empty" => Ok(Capture::Empty),
+            _ => Err(ParseRuleError { given: text.to_owned(), rule: "capture", expected: "standard or empty" }),
+        }
+    }
+}
+
+impl FromStr for End {
+    type Err = ParseRuleError;
+
+    fn from_str(text: &str) -> Result<End, ParseRuleError> {
+        match text {
+            "irving" => Ok(End::Irving),
+            "site" => Ok(End::Site),
+            _ => Err(ParseRuleError { given: text.to_owned(), rule: "end", expected: "irving or site" }),
+        }
+    }
+}
+
 /// A variant of Kalah: the board and the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -520,6 +553,11 @@ mod tests {
         );
         assert!(parse_moves("7").is_err() && parse_moves("0").is_err());
         assert_eq!(Rules::new(7, 4), Err(RulesError::Pits(7)));
+        assert_eq!(("empty".parse(), "irving".parse()), (Ok(Capture::Empty), Ok(End::Irving)));
+        assert_eq!(
+            "both".parse::<Capture>().unwrap_err().to_string(),
+            "`both` is not a capture rule: expected standard or empty"
+        );
         assert_eq!(Rules::new(6, 0), Err(RulesError::Seeds(0)));
     }
 

@@ -1,0 +1,120 @@
+//! `kulami kalah`: Kalah(m, n) on the command line (`formats.md`, "Kalah on the command line").
+
+use std::time::Instant;
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use kalah::{Capture, End, Move, Position, Rules};
+use serde_json::json;
+
+use crate::output::outln;
+
+/// The commands of `kulami kalah`.
+#[derive(Subcommand, Debug)]
+pub enum KalahCommand {
+    /// Count the sowing sequences of a given length (a game that ends sooner is not counted).
+    Perft(PerftArgs),
+    /// The exact value under perfect play: South's store minus North's at the end.
+    Solve(SolveArgs),
+}
+
+/// The board, the rules and the moves so far: the options of every `kulami kalah` command.
+#[derive(Args, Debug)]
+pub struct GameArgs {
+    /// Pits a side (1-6).
+    #[arg(long, default_value_t = 6)]
+    pits: u8,
+    /// Seeds a pit at the start (1-6).
+    #[arg(long, default_value_t = 4)]
+    seeds: u8,
+    /// What a last seed in an empty pit of one's own captures: `standard` (only with seeds
+    /// opposite) or `empty` (the last seed alone, too).
+    #[arg(long, default_value = "standard")]
+    capture: Capture,
+    /// When the game ends: `site` (the player to move has no seeds) or `irving` (a sowing
+    /// leaves either side empty).
+    #[arg(long, default_value = "site")]
+    end: End,
+    /// The pie rule: North may answer South's opening turn with `swap`.
+    #[arg(long)]
+    pie: bool,
+    /// The moves so far: pit numbers (1 is the mover's pit farthest from its store), and `swap`.
+    #[arg(long, default_value = "")]
+    moves: String,
+}
+
+impl GameArgs {
+    fn position(&self) -> anyhow::Result<Position> {
+        let rules = Rules::new(self.pits, self.seeds)?.with_capture(self.capture).with_end(self.end).with_pie(self.pie);
+        let moves = kalah::parse_moves(&self.moves).context("--moves")?;
+        Ok(Position::start(rules).replay(&moves).context("--moves")?)
+    }
+}
+
+/// Arguments of `kulami kalah perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Sowings (and swaps) to count.
+    #[arg(long)]
+    depth: u32,
+}
+
+/// Arguments of `kulami kalah solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Print one JSON object: `{"value", "best"}`.
+    #[arg(long)]
+    json: bool,
+    /// The solver's table in MiB.
+    #[arg(long, default_value_t = 1024)]
+    table_mb: usize,
+}
+
+/// Runs a `kulami kalah` command.
+pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
+    match command {
+        KalahCommand::Perft(args) => {
+            let position = args.game.position()?;
+            let start = Instant::now();
+            let count = position.perft(args.depth);
+            outln!("depth {}: {:.3} s", args.depth, start.elapsed().as_secs_f64());
+            outln!("{count}");
+        }
+        KalahCommand::Solve(args) => {
+            let position = args.game.position()?;
+            let start = Instant::now();
+            let solution = kalah::search::solve(&position, args.table_mb);
+            let end = position.replay(&solution.line).context("the solver's line")?;
+            let value = end.margin();
+            let best: Vec<serde_json::Value> = solution
+                .best
+                .iter()
+                .map(|mv| match mv {
+                    Move::Pit(pit) => json!(pit),
+                    Move::Swap => json!("swap"),
+                })
+                .collect();
+            if args.json {
+                outln!("{}", json!({ "value": value, "best": best }));
+            } else {
+                let turn: Vec<String> = solution.best.iter().map(Move::to_string).collect();
+                let line: Vec<String> = solution.line.iter().map(Move::to_string).collect();
+                outln!(
+                    "solved in {:.2} s ({} positions); South's store minus North's at the end: {value}",
+                    start.elapsed().as_secs_f64(),
+                    solution.nodes
+                );
+                outln!(
+                    "best turn: {}",
+                    if turn.is_empty() { "none (the game is over)".to_owned() } else { turn.join(" ") }
+                );
+                outln!("a perfect line: {}", line.join(" "));
+            }
+        }
+    }
+    Ok(())
+}
