@@ -59,6 +59,12 @@ pub trait SearchGame: Clone + Send {
     fn value_banked(&self) -> i32 {
         0
     }
+    /// The exact value of a position that is not over, if the game knows it without searching
+    /// (an endgame database), from the side to move's point of view. The exact
+    /// [`Solver`](crate::Solver) takes it as it takes a finished game's value.
+    fn known_value(&self) -> Option<i32> {
+        None
+    }
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;

@@ -100,7 +100,7 @@ impl Solver {
     /// else a bound on the side it fell.
     fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
-        if let Some(value) = game.terminal_value() {
+        if let Some(value) = game.terminal_value().or_else(|| game.known_value()) {
             return value;
         }
         if let Some((lowest, highest)) = game.value_bounds() {

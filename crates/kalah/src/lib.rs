@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub mod endgame;
 pub mod search;
 
 /// The most pits a side can have.

@@ -1,22 +1,33 @@
 //! Kalah on the game-agnostic search of `game-search`: [`KalahGame`] is the position walked with
 //! make/unmake, and [`solve`] its exact value with [`game_search::Solver`].
 
+use std::sync::Arc;
+
 use game_search::{SearchGame, Solver};
 
+use crate::endgame::EndgameTable;
 use crate::{Move, Position, Side};
 
-/// A position as the searches walk it: the position and the ones before it, for undo.
+/// A position as the searches walk it: the position and the ones before it, for undo, and an
+/// endgame database if it has one.
 #[derive(Clone, Debug)]
 pub struct KalahGame {
     position: Position,
     before: Vec<Position>,
+    endgame: Option<Arc<EndgameTable>>,
 }
 
 impl KalahGame {
     /// The searches' view of `position`.
     #[must_use]
     pub fn new(position: Position) -> KalahGame {
-        KalahGame { position, before: Vec::new() }
+        KalahGame { position, before: Vec::new(), endgame: None }
+    }
+
+    /// The same, with `endgame` for the positions it covers.
+    #[must_use]
+    pub fn with_endgame(self, endgame: Arc<EndgameTable>) -> KalahGame {
+        KalahGame { endgame: Some(endgame), ..self }
     }
 
     /// The position reached.
@@ -98,6 +109,12 @@ impl SearchGame for KalahGame {
     /// The stores: the rules never take a seed out of one.
     fn value_banked(&self) -> i32 {
         margin_for(&self.position, self.viewpoint())
+    }
+
+    /// From the endgame database, where it covers the position.
+    fn known_value(&self) -> Option<i32> {
+        let future = self.endgame.as_ref()?.future_margin(&self.position)?;
+        Some(self.value_banked() + future)
     }
 
     fn ply(&self) -> usize {
@@ -198,10 +215,19 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Solves `position` with a table of about `table_megabytes` MiB.
+/// The most seeds in the pits that [`solve`]'s endgame database covers. It fills its entries by
+/// plain minimax, which beyond this costs more than the search it saves: Kalah(5,4) with the
+/// empty capture and Irving's end solves in 12.4 s without one, 6.6 s with 14 seeds, 9.8 s with
+/// 17 and 18.8 s with 20; Kalah(6,3) in 23 s, 15 s with 14 and 49 s with 18.
+pub const ENDGAME_SEEDS: u8 = 14;
+
+/// Solves `position` with a table of about `table_megabytes` MiB, and an endgame database of up
+/// to [`ENDGAME_SEEDS`] seeds (and at most a quarter of that memory) besides.
 #[must_use]
 pub fn solve(position: &Position, table_megabytes: usize) -> Solution {
-    let game = KalahGame::new(*position);
+    let rules = position.rules;
+    let seeds = EndgameTable::seeds_within(rules, (table_megabytes as u64) << 18).min(ENDGAME_SEEDS);
+    let game = KalahGame::new(*position).with_endgame(Arc::new(EndgameTable::new(rules, seeds)));
     let solved = Solver::new(table_megabytes).solve(&game);
     let value = if game.mover() == 0 { solved.value } else { -solved.value };
     let mut walk = game;
