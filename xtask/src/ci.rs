@@ -31,19 +31,15 @@ pub fn run(no_postgres: bool) -> anyhow::Result<()> {
     if postgres == "skip" {
         eprintln!("note: the server tests ran on SQLite only: PostgreSQL was left out (--no-postgres)");
     }
-    // The libraries are fit for crates.io: metadata, readme, and a build from the packaged files.
-    cargo(&[
-        "package",
-        "--allow-dirty",
-        "-p",
-        "game-search",
-        "-p",
-        "kulami-core",
-        "-p",
-        "kulami-layouts",
-        "-p",
-        "kulami-ai",
-    ])?;
+    // The libraries are fit for crates.io: metadata, readme, and a build from the packaged files,
+    // in a target directory of its own. Cargo takes what it built from an earlier package of the
+    // same version as unchanged (registry crates never change), so those builds go first, or a
+    // library would check against the last run's copy of the one it uses.
+    let libraries =
+        ["-p", "game-search", "-p", "kulami-core", "-p", "kulami-layouts", "-p", "kulami-ai", "-p", "kalah"];
+    let verify = [("CARGO_TARGET_DIR", "target/package-verify")];
+    cargo_with_env(&[["clean"].as_slice(), &libraries].concat(), &verify)?;
+    cargo_with_env(&[["package", "--allow-dirty"].as_slice(), &libraries].concat(), &verify)?;
     Ok(())
 }
 

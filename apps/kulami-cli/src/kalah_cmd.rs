@@ -1,4 +1,4 @@
-//! `kulami kalah`: Kalah(m, n) on the command line (`formats.md`, "Kalah on the command line").
+//! `kulami kalah`: Kalah(m, n) on the command line (`docs/FORMATS.md`, "Kalah on the command line").
 
 use std::time::Instant;
 
