@@ -47,7 +47,7 @@ impl GameArgs {
     fn position(&self) -> anyhow::Result<Position> {
         let rules = Rules::new(self.pits, self.seeds)?.with_capture(self.capture).with_end(self.end).with_pie(self.pie);
         let moves = kalah::parse_moves(&self.moves).context("--moves")?;
-        Ok(Position::start(rules).replay(&moves).context("--moves")?)
+        Position::start(rules).replay(&moves).context("--moves")
     }
 }
 
