@@ -77,3 +77,25 @@ pub trait Evaluator<G: SearchGame>: Send + Sync {
     /// The estimated final value of a position that is not over.
     fn evaluate(&self, game: &G) -> i32;
 }
+
+/// The value of `game` by plain minimax over every line, with no pruning and no table: what
+/// every search must agree with, for tests of a game on small positions. A move that leaves the
+/// same player to move ([`SearchGame::mover`]) keeps the value's sign.
+///
+/// # Panics
+/// If a position that is not over has no moves.
+pub fn minimax<G: SearchGame>(game: &mut G) -> i32 {
+    if let Some(value) = game.terminal_value() {
+        return value;
+    }
+    let mover = game.mover();
+    let mut best = None;
+    for mv in game.moves() {
+        game.play(mv);
+        let value = minimax(game);
+        let value = if game.mover() == mover { value } else { -value };
+        game.undo();
+        best = Some(best.map_or(value, |best: i32| best.max(value)));
+    }
+    best.expect("a game that is not over has a move")
+}

@@ -7,6 +7,6 @@ mod search;
 mod solver;
 pub mod stats;
 
-pub use game::{Evaluator, SearchGame};
+pub use game::{Evaluator, SearchGame, minimax};
 pub use search::{INFINITY, Limits, RankedMoves, SearchResult, Searcher};
 pub use solver::{Solved, Solver};

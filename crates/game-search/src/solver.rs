@@ -170,22 +170,8 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::Solver;
-    use crate::SearchGame;
     use crate::nim::Nim;
-
-    /// Plain minimax over every line, for the solver to agree with.
-    fn minimax(game: &mut Nim) -> i32 {
-        if let Some(value) = game.terminal_value() {
-            return value;
-        }
-        let mut best = i32::MIN;
-        for mv in game.moves() {
-            game.play(mv);
-            best = best.max(-minimax(game));
-            game.undo();
-        }
-        best
-    }
+    use crate::{SearchGame, minimax};
 
     #[test]
     fn the_solver_agrees_with_minimax_and_its_line_keeps_the_value() {

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use game_search::minimax;
 use kulami_ai::{KulamiEvaluator, KulamiState, Limits, SearchGame, Searcher};
 use kulami_core::{Layout, Position, Scoring, notation::parse_moves};
 
@@ -11,20 +12,6 @@ const CLASSIC: &str = "AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNL
 fn state(layout: &str, moves: &str, scoring: Scoring) -> KulamiState {
     let layout = Arc::new(Layout::parse(layout).unwrap());
     KulamiState::new(Position::from_moves(layout, &parse_moves(moves).unwrap()).unwrap(), scoring)
-}
-
-/// Minimax of the final margin, no pruning, no table.
-fn minimax(game: &mut KulamiState) -> i32 {
-    if let Some(value) = game.terminal_value() {
-        return value;
-    }
-    let mut best = i32::MIN;
-    for mv in game.moves() {
-        game.play(mv);
-        best = best.max(-minimax(game));
-        game.undo();
-    }
-    best
 }
 
 /// Plays the first legal hole until `left` moves at most remain.
