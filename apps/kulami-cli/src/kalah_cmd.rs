@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
-use kalah::{Capture, End, Move, Position, Rules};
+use kalah::{Capture, End, Move, Position, Rules, Side};
 use serde_json::json;
 
 use crate::output::outln;
@@ -16,6 +16,44 @@ pub enum KalahCommand {
     Perft(PerftArgs),
     /// The exact value under perfect play: South's store minus North's at the end.
     Solve(SolveArgs),
+    /// Play in the terminal: people type pit numbers, the engine plays at a level.
+    Play(PlayArgs),
+}
+
+/// Who plays a side of `kulami kalah play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// Someone at the keyboard.
+    Human,
+    /// The engine at a level, 1-5.
+    Engine(u8),
+}
+
+impl std::str::FromStr for Player {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Player, String> {
+        match text {
+            "human" => Ok(Player::Human),
+            _ => match text.parse::<u8>() {
+                Ok(level @ 1..=5) => Ok(Player::Engine(level)),
+                _ => Err(format!("`{text}` is not a player: expected `human` or a level 1-5")),
+            },
+        }
+    }
+}
+
+/// Arguments of `kulami kalah play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Who plays South (moves first): `human` or a level 1-5.
+    #[arg(long, default_value = "human", value_name = "human|1-5")]
+    south: Player,
+    /// Who plays North: `human` or a level 1-5.
+    #[arg(long, default_value = "3", value_name = "human|1-5")]
+    north: Player,
 }
 
 /// The board, the rules and the moves so far: the options of every `kulami kalah` command.
@@ -84,6 +122,7 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
             outln!("depth {}: {:.3} s", args.depth, start.elapsed().as_secs_f64());
             outln!("{count}");
         }
+        KalahCommand::Play(args) => play(args)?,
         KalahCommand::Solve(args) => {
             let position = args.game.position()?;
             let start = Instant::now();
@@ -117,4 +156,54 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The game in the terminal: the board before every move, a person's move read from stdin
+/// (asked again after a bad one), the engine's announced.
+fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    let mut position = args.game.position()?;
+    let mut input = std::io::stdin().lines();
+    let mut played = 0;
+    while let Some(side) = position.to_move() {
+        // After the pie rule's swap the player who opened sits North.
+        let player = if (side == Side::South) != position.swapped() { args.south } else { args.north };
+        outln!("{position}");
+        let mv = match player {
+            Player::Engine(level) => {
+                let mv = kalah::search::engine_move(&position, level).context("the engine found no move")?;
+                outln!("{side} (level {level}) plays {mv}");
+                mv
+            }
+            Player::Human => loop {
+                outln!("{side} to move: {} (or quit)", moves_text(&position));
+                let line = input.next().context("the input ended before the game did")??;
+                let line = line.trim();
+                if line == "quit" {
+                    outln!("Left the game after {played} move{}.", if played == 1 { "" } else { "s" });
+                    return Ok(());
+                }
+                match line.parse::<Move>() {
+                    Ok(mv) if position.legal_moves().contains(&mv) => break mv,
+                    Ok(mv) => outln!("{mv} is not legal here"),
+                    Err(error) => outln!("{error}"),
+                }
+            },
+        };
+        position.play(mv)?;
+        played += 1;
+    }
+    outln!("{position}");
+    let (south, north) = (position.store(Side::South), position.store(Side::North));
+    let result = match position.margin() {
+        0 => "a draw".to_owned(),
+        margin if margin > 0 => format!("South wins by {margin}"),
+        margin => format!("North wins by {}", -margin),
+    };
+    outln!("Game over: South {south}, North {north}: {result}.");
+    Ok(())
+}
+
+/// The legal moves, as a person types them.
+fn moves_text(position: &Position) -> String {
+    position.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
 }

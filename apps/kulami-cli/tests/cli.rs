@@ -449,3 +449,43 @@ fn kalah_bad_input_is_one_line_and_a_failure() {
     assert!(fails(&["kalah", "perft", "--depth", "1", "--pits", "7"], 1).contains("7 pits a side"));
     assert!(fails(&["kalah", "perft", "--depth", "1", "--capture", "both"], 2).contains("not a capture rule"));
 }
+
+/// `kulami kalah play` with `input` on stdin.
+fn kalah_play(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
+        .args(["kalah", "play"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn kalah_play_between_people_and_levels() {
+    // Two levels play Kalah(3,2) out; every seed ends in a store.
+    let output = kalah_play(&["--pits", "3", "--seeds", "2", "--south", "1", "--north", "4"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let last = text.lines().last().unwrap();
+    let stores: Vec<u32> = last.split([' ', ',', ':']).filter_map(|word| word.parse().ok()).take(2).collect::<Vec<_>>();
+    assert!(last.starts_with("Game over: South "), "{last}");
+    assert_eq!(stores.iter().sum::<u32>(), 12, "{last}");
+    // A person: a bad word and an illegal pit are answered, and quit leaves.
+    // (Kalah(4,1): pit 4's seed lands in South's store, so South moves again.)
+    let output = kalah_play(&["--pits", "4", "--seeds", "1"], "7\n4\n4\nquit\n");
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("`7` is not a move"), "{text}");
+    assert!(text.contains("4 is not legal here"), "{text}");
+    assert!(!text.contains("plays"), "the engine never moved: {text}");
+    assert!(text.trim_end().ends_with("Left the game after 1 move."), "{text}");
+    // The input ends before the game: one line, and a failure.
+    let output = kalah_play(&["--pits", "4"], "");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stderr(&output).lines().count(), 1);
+    assert!(stderr(&output).contains("the input ended before the game did"));
+}

@@ -467,6 +467,29 @@ impl Position {
     }
 }
 
+/// North's pits above (pit 1 on the right, as sowing runs), South's below, each store at its
+/// owner's end: North's on the left, South's on the right.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pits = self.rules.pits;
+        let row = |side: Side, order: &mut dyn Iterator<Item = u8>| {
+            order.map(|pit| format!("{:>3}", self.pit(side, pit))).collect::<String>()
+        };
+        let numbers = |order: &mut dyn Iterator<Item = u8>| order.map(|pit| format!("{pit:>3}")).collect::<String>();
+        writeln!(f, "      {}   North's pits", numbers(&mut (1..=pits).rev()))?;
+        writeln!(f, "      {}", row(Side::North, &mut (1..=pits).rev()))?;
+        writeln!(
+            f,
+            "  {:>3} {} {:<3}",
+            self.store(Side::North),
+            " ".repeat(3 * usize::from(pits)),
+            self.store(Side::South)
+        )?;
+        writeln!(f, "      {}", row(Side::South, &mut (1..=pits)))?;
+        write!(f, "      {}   South's pits", numbers(&mut (1..=pits)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -537,6 +560,19 @@ mod tests {
         assert!(!swapped.legal_moves().contains(&Move::Swap), "once");
         assert_eq!(after(rules, "3 6 1").replay(&[Move::Swap]).unwrap_err().error, MoveError::NoSwap);
         assert_eq!(after(Rules::new(6, 4).unwrap(), "1").play(Move::Swap), Err(MoveError::NoSwap), "no pie rule");
+    }
+
+    #[test]
+    fn the_board_is_drawn_as_it_is_sown() {
+        let drawn = after(Rules::new(3, 2).unwrap(), "1").to_string();
+        let expected = [
+            "        3  2  1   North's pits",
+            "        2  2  2",
+            "    0           0  ",
+            "        0  3  3",
+            "        1  2  3   South's pits",
+        ];
+        assert_eq!(drawn.lines().collect::<Vec<_>>(), expected);
     }
 
     #[test]

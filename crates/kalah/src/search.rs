@@ -187,6 +187,34 @@ impl SearchGame for KalahGame {
     }
 }
 
+/// The stores' margin for the side to move: what a depth-limited search of Kalah counts.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreMargin;
+
+impl game_search::Evaluator<KalahGame> for StoreMargin {
+    fn evaluate(&self, game: &KalahGame) -> i32 {
+        game.value_banked()
+    }
+}
+
+/// The engine's strongest levels look this many moves ahead (a sowing or a swap each).
+const LEVEL_DEPTHS: [u32; 5] = [1, 3, 6, 10, 14];
+
+/// The engine's move at `level` (1-5, the strongest; others are taken as the nearest), or
+/// `None` when the game is over: alpha-beta to the level's depth on the stores' margin, and
+/// perfect play once the endgame database covers the position.
+#[must_use]
+pub fn engine_move(position: &Position, level: u8) -> Option<Move> {
+    let depth = LEVEL_DEPTHS[usize::from(level.clamp(1, 5)) - 1];
+    let table = Arc::new(EndgameTable::new(position.rules, if level >= 5 { ENDGAME_SEEDS } else { 0 }));
+    let game = KalahGame::new(*position).with_endgame(table);
+    if game.known_value().is_some() {
+        return solve(position, 64).best.first().copied();
+    }
+    let mut searcher = game_search::Searcher::new(16, 1);
+    searcher.search(&game, &StoreMargin, game_search::Limits::depth(depth), None).best
+}
+
 /// `side`'s store minus the other's.
 fn margin_for(position: &Position, side: Side) -> i32 {
     i32::from(position.store(side)) - i32::from(position.store(side.other()))
@@ -261,6 +289,25 @@ mod tests {
         });
         let first_mover_to_move = (side == Side::South) != position.swapped();
         if first_mover_to_move { values.max().unwrap() } else { values.min().unwrap() }
+    }
+
+    #[test]
+    fn the_levels_play_legal_moves_and_the_strongest_outscores_the_weakest() {
+        // Kalah(4,3) twice, level 5 against level 1 with the sides swapped: every move legal, and
+        // level 5's margins add up ahead (the first player's edge cancels out over the pair).
+        let mut level_5_margin = 0;
+        for (south, north) in [(5, 1), (1, 5)] {
+            let mut position = Position::start(Rules::new(4, 3).unwrap());
+            while let Some(side) = position.to_move() {
+                let level = if side == Side::South { south } else { north };
+                let mv = engine_move(&position, level).expect("a move while the game is on");
+                position.play(mv).expect("a legal move");
+            }
+            level_5_margin += if south == 5 { position.margin() } else { -position.margin() };
+        }
+        assert!(level_5_margin > 0, "level 5 against level 1: {level_5_margin}");
+        let over = Position::start(Rules::new(1, 1).unwrap()).replay(&[Move::Pit(1)]).unwrap();
+        assert_eq!(engine_move(&over, 3), None);
     }
 
     #[test]
