@@ -452,16 +452,7 @@ fn kalah_bad_input_is_one_line_and_a_failure() {
 
 /// `kulami kalah play` with `input` on stdin.
 fn kalah_play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
-        .args(["kalah", "play"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    with_input(&[["kalah", "play"].as_slice(), args].concat(), input)
 }
 
 #[test]
