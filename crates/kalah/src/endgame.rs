@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 
-use crate::{Position, Rules, Side};
+use crate::{Position, Rules};
 
 /// What an entry holds before its value is known.
 const UNKNOWN: i8 = i8::MIN;
@@ -85,7 +85,7 @@ impl EndgameTable {
             if next.play(mv).is_err() {
                 continue;
             }
-            let gained = margin(&next, side) - margin(position, side);
+            let gained = next.margin_for(side) - position.margin_for(side);
             let rest = match next.to_move {
                 None => 0,
                 Some(mover) if mover == side => i32::from(self.value(&next)),
@@ -112,11 +112,6 @@ impl EndgameTable {
         }
         rank as usize
     }
-}
-
-/// `side`'s store minus the other's.
-fn margin(position: &Position, side: Side) -> i32 {
-    i32::from(position.store(side)) - i32::from(position.store(side.other()))
 }
 
 /// Pascal's triangle up to `n`.
@@ -168,7 +163,7 @@ mod tests {
                 let side = position.to_move().unwrap();
                 let solved = crate::search::solve(&position, 1).value;
                 // The solver's value is the first mover's (South's) margin; North is to move.
-                let from_north = table.future_margin(&position).unwrap() + margin(&position, side);
+                let from_north = table.future_margin(&position).unwrap() + position.margin_for(side);
                 assert_eq!(-from_north, solved, "{rules:?}");
             }
         }

@@ -334,7 +334,13 @@ impl Position {
     /// South's store minus North's: the final result once the game is over.
     #[must_use]
     pub fn margin(&self) -> i32 {
-        i32::from(self.store(Side::South)) - i32::from(self.store(Side::North))
+        self.margin_for(Side::South)
+    }
+
+    /// `side`'s store minus the other's.
+    #[must_use]
+    pub fn margin_for(&self, side: Side) -> i32 {
+        i32::from(self.store(side)) - i32::from(self.store(side.other()))
     }
 
     /// The legal moves, in pit order (then the swap).

@@ -108,7 +108,7 @@ impl SearchGame for KalahGame {
 
     /// The stores: the rules never take a seed out of one.
     fn value_banked(&self) -> i32 {
-        margin_for(&self.position, self.viewpoint())
+        self.position.margin_for(self.viewpoint())
     }
 
     /// From the endgame database, where it covers the position.
@@ -135,14 +135,14 @@ impl SearchGame for KalahGame {
 
     /// The final margin, from the point of view of [`KalahGame::mover`]'s side.
     fn terminal_value(&self) -> Option<i32> {
-        self.position.is_over().then(|| margin_for(&self.position, self.viewpoint()))
+        self.position.is_over().then(|| self.position.margin_for(self.viewpoint()))
     }
 
     /// What is in the stores stays there; every seed still in play may go either way. Where
     /// the swap is open the mover may yet take the other side, and its margin.
     fn value_bounds(&self) -> Option<(i32, i32)> {
         let side = self.viewpoint();
-        let now = margin_for(&self.position, side);
+        let now = self.position.margin_for(side);
         let in_play = i32::from(self.position.rules.pits) * i32::from(self.position.rules.seeds) * 2
             - i32::from(self.position.store(Side::South))
             - i32::from(self.position.store(Side::North));
@@ -213,11 +213,6 @@ pub fn engine_move(position: &Position, level: u8) -> Option<Move> {
     }
     let mut searcher = game_search::Searcher::new(16, 1);
     searcher.search(&game, &StoreMargin, game_search::Limits::depth(depth), None).best
-}
-
-/// `side`'s store minus the other's.
-fn margin_for(position: &Position, side: Side) -> i32 {
-    i32::from(position.store(side)) - i32::from(position.store(side.other()))
 }
 
 /// One step of splitmix64.
