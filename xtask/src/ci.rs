@@ -35,8 +35,20 @@ pub fn run(no_postgres: bool) -> anyhow::Result<()> {
     // in a target directory of its own. Cargo takes what it built from an earlier package of the
     // same version as unchanged (registry crates never change), so those builds go first, or a
     // library would check against the last run's copy of the one it uses.
-    let libraries =
-        ["-p", "game-search", "-p", "kulami-core", "-p", "kulami-layouts", "-p", "kulami-ai", "-p", "kalah"];
+    let libraries = [
+        "-p",
+        "game-search",
+        "-p",
+        "kulami-core",
+        "-p",
+        "kulami-layouts",
+        "-p",
+        "kulami-ai",
+        "-p",
+        "kalah",
+        "-p",
+        "gorami",
+    ];
     let verify = [("CARGO_TARGET_DIR", "target/package-verify")];
     cargo_with_env(&[["clean"].as_slice(), &libraries].concat(), &verify)?;
     cargo_with_env(&[["package", "--allow-dirty"].as_slice(), &libraries].concat(), &verify)?;
