@@ -8,6 +8,7 @@ use kalah::{Capture, End, Move, Position, Rules, Side};
 use serde_json::json;
 
 use crate::output::outln;
+use crate::terminal_game::{Player, ask_move, left_after};
 
 /// The commands of `kulami kalah`.
 #[derive(Subcommand, Debug)]
@@ -18,29 +19,6 @@ pub enum KalahCommand {
     Solve(SolveArgs),
     /// Play in the terminal: people type pit numbers, the engine plays at a level.
     Play(PlayArgs),
-}
-
-/// Who plays a side of `kulami kalah play`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// Someone at the keyboard.
-    Human,
-    /// The engine at a level, 1-5.
-    Engine(u8),
-}
-
-impl std::str::FromStr for Player {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Player, String> {
-        match text {
-            "human" => Ok(Player::Human),
-            _ => match text.parse::<u8>() {
-                Ok(level @ 1..=5) => Ok(Player::Engine(level)),
-                _ => Err(format!("`{text}` is not a player: expected `human` or a level 1-5")),
-            },
-        }
-    }
 }
 
 /// Arguments of `kulami kalah play`.
@@ -174,18 +152,11 @@ fn play(args: &PlayArgs) -> anyhow::Result<()> {
                 outln!("{side} (level {level}) plays {mv}");
                 mv
             }
-            Player::Human => loop {
-                outln!("{side} to move: {} (or quit)", moves_text(&position));
-                let line = input.next().context("the input ended before the game did")??;
-                let line = line.trim();
-                if line == "quit" {
-                    outln!("Left the game after {played} move{}.", if played == 1 { "" } else { "s" });
+            Player::Human => match ask_move(&mut input, &side.to_string(), &position.legal_moves())? {
+                Some(mv) => mv,
+                None => {
+                    outln!("{}", left_after(played));
                     return Ok(());
-                }
-                match line.parse::<Move>() {
-                    Ok(mv) if position.legal_moves().contains(&mv) => break mv,
-                    Ok(mv) => outln!("{mv} is not legal here"),
-                    Err(error) => outln!("{error}"),
                 }
             },
         };
@@ -201,9 +172,4 @@ fn play(args: &PlayArgs) -> anyhow::Result<()> {
     };
     outln!("Game over: South {south}, North {north}: {result}.");
     Ok(())
-}
-
-/// The legal moves, as a person types them.
-fn moves_text(position: &Position) -> String {
-    position.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
 }

@@ -7,6 +7,7 @@ mod board_args;
 mod bot;
 mod engine_cmd;
 mod external;
+mod gorami_cmd;
 mod kalah_cmd;
 mod layout_cmd;
 mod match_cmd;
@@ -16,6 +17,7 @@ mod play;
 mod puzzle_cmd;
 mod render;
 mod rules_cmd;
+mod terminal_game;
 
 use std::process::ExitCode;
 
@@ -62,6 +64,9 @@ enum Command {
     /// Kalah(m, n), the sowing game: count move sequences and solve positions.
     #[command(subcommand)]
     Kalah(kalah_cmd::KalahCommand),
+    /// GORami, numbered discs on a board of triangles: count move sequences and play.
+    #[command(subcommand)]
+    Gorami(gorami_cmd::GoramiCommand),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +93,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => rules_cmd::perft(&args),
         Command::Layout(command) => layout_cmd::run(&command),
         Command::Kalah(command) => kalah_cmd::run(&command),
+        Command::Gorami(command) => gorami_cmd::run(&command),
         Command::Online(args) => online::run(&args),
         Command::Bot(args) => bot::run(&args),
         Command::Engine(args) => engine_cmd::run(&args),

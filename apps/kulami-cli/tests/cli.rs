@@ -480,3 +480,47 @@ fn kalah_play_between_people_and_levels() {
     assert_eq!(stderr(&output).lines().count(), 1);
     assert!(stderr(&output).contains("the input ended before the game did"));
 }
+
+#[test]
+fn gorami_perft_counts_and_refuses_bad_moves() {
+    // The side-4 triangle: 16 fields with three numbers, then 15 with three less the first
+    // number on the first field's neighbours (36 neighbour pairs in all): 48 * 45 - 3 * 36.
+    let output = kulami(&["gorami", "perft", "--depth", "2"]);
+    assert_eq!(stdout(&output).lines().last(), Some("2052"));
+    let output = kulami(&["gorami", "perft", "--board", "24", "--depth", "1", "--moves", "3@9"]);
+    assert_eq!(stdout(&output).lines().last(), Some(&*(23 * 3 - 3).to_string()), "field 9 has three neighbours");
+    assert!(
+        fails(&["gorami", "perft", "--depth", "1", "--moves", "1@1 1@3"], 1)
+            .contains("move 2 (1@3): field 3 neighbours field 1, which holds a 1 already")
+    );
+    assert!(fails(&["gorami", "perft", "--depth", "1", "--moves", "1@17"], 1).contains("field 17 is not on the board"));
+    assert!(fails(&["gorami", "perft", "--depth", "1", "--moves", "x"], 1).contains("`x` is not a move"));
+    assert!(fails(&["gorami", "perft", "--depth", "1", "--board", "20"], 2).contains("not a GORami board"));
+}
+
+/// `kulami gorami play` with `input` on stdin.
+fn gorami_play(args: &[&str], input: &str) -> Output {
+    with_input(&[["gorami", "play"].as_slice(), args].concat(), input)
+}
+
+#[test]
+fn gorami_play_between_people_and_levels() {
+    // Two levels play the 22-field board out to a count.
+    let output = gorami_play(&["--board", "22", "--yellow", "1", "--blue", "3"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("Game over: stripes Yellow "), "{last}");
+    let stripes: u32 = last.split([' ', ',', ';', ':']).filter_map(|word| word.parse::<u32>().ok()).take(2).sum();
+    assert!(stripes <= 12, "{last}");
+    assert!(text.contains("Yellow (level 1) plays ") && text.contains("Blue (level 3) plays "), "{text}");
+    // A person: a bad word and an illegal move are answered, and quit leaves.
+    let output = gorami_play(&[], "7\n2@1\n2@3\nquit\n");
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("`7` is not a move"), "{text}");
+    assert!(text.contains("Discs left: Yellow 3x1 3x2 3x3; Blue 3x1 3x2 3x3"), "{text}");
+    assert!(text.contains("Blue (level 3) plays "), "{text}");
+    assert!(text.contains("2@3 is not legal here"), "field 3 neighbours yellow's 2 (or blue took it): {text}");
+    assert!(text.trim_end().ends_with("Left the game after 2 moves."), "{text}");
+}
