@@ -172,7 +172,7 @@ impl Evaluator<GoramiGame> for StripeCount {
 }
 
 /// The search behind each level (1-5): how deep, and how many positions at most.
-const LEVELS: [(u32, u64); 5] = [(1, 1_000), (2, 20_000), (3, 100_000), (24, 400_000), (48, 2_000_000)];
+const LEVELS: [(u32, u64); 5] = [(1, 1_000), (2, 2_000), (24, 6_000), (24, 300_000), (48, 2_000_000)];
 
 /// The engine's move at `level` (1-5, the strongest; others are taken as the nearest), or
 /// `None` when the game is over: alpha-beta on [`StripeCount`], deeper and with more positions

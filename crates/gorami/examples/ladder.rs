@@ -1,0 +1,72 @@
+//! The engine's levels against each other: each level against the one below, from `OPENINGS`
+//! fixed two-move openings, each played twice with the colours swapped, on two threads.
+//!
+//! `cargo run --release -p gorami --example ladder -- [16|22|24] [OPENINGS]`
+
+use game_search::stats::Tally;
+use gorami::board::Shape;
+use gorami::search::{engine_move, final_value};
+use gorami::{Player, Position};
+
+/// Opening `number`: the first two moves taken from the legal lists by fixed strides, so that
+/// every run plays the same games.
+fn opening(shape: Shape, number: usize) -> Position {
+    let mut position = Position::start(shape);
+    for stride in [37, 53] {
+        let legal = position.legal_moves();
+        let _ = position.play(legal[(number * stride) % legal.len()]);
+    }
+    position
+}
+
+/// The points (1 a win, a half a draw) of `level` playing yellow if `yellow` against `other`.
+fn game(mut position: Position, level: u8, other: u8, yellow: bool) -> f64 {
+    while let Some(mv) =
+        engine_move(&position, if (position.to_move() == Player::Yellow) == yellow { level } else { other })
+    {
+        let _ = position.play(mv);
+    }
+    let value = final_value(&position, if yellow { Player::Yellow } else { Player::Blue });
+    match value.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let shape: Shape =
+        args.next().map_or(Ok(Shape::Triangle), |text| text.parse()).unwrap_or_else(|error| panic!("{error}"));
+    let openings: usize = args.next().map_or(20, |text| text.parse().expect("OPENINGS: a number"));
+    for level in 2..=5 {
+        let started = std::time::Instant::now();
+        let points: Vec<f64> = std::thread::scope(|scope| {
+            let halves: Vec<_> = (0..2)
+                .map(|half| {
+                    scope.spawn(move || {
+                        (0..openings)
+                            .filter(|number| number % 2 == half)
+                            .flat_map(|number| {
+                                let start = opening(shape, number);
+                                [game(start, level, level - 1, true), game(start, level, level - 1, false)]
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            halves.into_iter().flat_map(|half| half.join().expect("a game thread")).collect()
+        });
+        let mut tally = Tally::default();
+        points.iter().for_each(|&p| tally.add(p));
+        let (low, elo, high) = tally.elo();
+        println!(
+            "board {shape}: level {level} against {}: {:.1}/{} ({:.0}%), Elo {elo:+.0} [{low:+.0}, {high:+.0}], {:.0} s",
+            level - 1,
+            points.iter().sum::<f64>(),
+            points.len(),
+            100.0 * tally.score(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
