@@ -1,14 +1,12 @@
 //! `kulami gorami`: GORami on the command line (`docs/FORMATS.md`, "GORami on the command line").
 
-use std::time::Instant;
-
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use gorami::board::Shape;
 use gorami::{Player as Colour, Position};
 
 use crate::output::outln;
-use crate::terminal_game::{Player, ask_move, left_after};
+use crate::terminal_game::{Player, ask_move, left_after, print_perft};
 
 /// The commands of `kulami gorami`.
 #[derive(Subcommand, Debug)]
@@ -68,10 +66,7 @@ pub fn run(command: &GoramiCommand) -> anyhow::Result<()> {
     match command {
         GoramiCommand::Perft(args) => {
             let position = args.game.position()?;
-            let start = Instant::now();
-            let count = position.perft(args.depth);
-            outln!("depth {}: {:.3} s", args.depth, start.elapsed().as_secs_f64());
-            outln!("{count}");
+            print_perft(args.depth, |depth| position.perft(depth))?;
         }
         GoramiCommand::Play(args) => play(args)?,
     }

@@ -8,7 +8,7 @@ use kalah::{Capture, End, Move, Position, Rules, Side};
 use serde_json::json;
 
 use crate::output::outln;
-use crate::terminal_game::{Player, ask_move, left_after};
+use crate::terminal_game::{Player, ask_move, left_after, print_perft};
 
 /// The commands of `kulami kalah`.
 #[derive(Subcommand, Debug)]
@@ -95,10 +95,7 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
     match command {
         KalahCommand::Perft(args) => {
             let position = args.game.position()?;
-            let start = Instant::now();
-            let count = position.perft(args.depth);
-            outln!("depth {}: {:.3} s", args.depth, start.elapsed().as_secs_f64());
-            outln!("{count}");
+            print_perft(args.depth, |depth| position.perft(depth))?;
         }
         KalahCommand::Play(args) => play(args)?,
         KalahCommand::Solve(args) => {

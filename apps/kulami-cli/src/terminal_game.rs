@@ -1,5 +1,5 @@
-//! What the terminal games other than Kulami share (`kulami kalah play`, `kulami gorami play`):
-//! who sits in a seat, and a person's move read from stdin.
+//! What the commands of the games other than Kulami share (`kulami kalah`, `kulami gorami`): who
+//! sits in a seat, a person's move read from stdin, and perft's output.
 
 use std::fmt::Display;
 use std::io::Lines;
@@ -56,6 +56,18 @@ where
             Err(error) => outln!("{error}"),
         }
     }
+}
+
+/// A perft's time, then its count on the last line (as formats.md pins it for Kalah).
+///
+/// # Errors
+/// When stdout cannot be written.
+pub fn print_perft(depth: u32, perft: impl FnOnce(u32) -> u64) -> anyhow::Result<()> {
+    let start = std::time::Instant::now();
+    let count = perft(depth);
+    outln!("depth {depth}: {:.3} s", start.elapsed().as_secs_f64());
+    outln!("{count}");
+    Ok(())
 }
 
 /// The line a game left early ends with.
