@@ -117,6 +117,9 @@ pub enum MoveError {
         /// The board's fields.
         fields: usize,
     },
+    /// The disc's number is not 1-3.
+    #[error("there is no disc {0}: discs are numbered 1 to 3")]
+    NoSuchDisc(u8),
     /// The field holds a disc.
     #[error("field {0} is taken")]
     Taken(u8),
@@ -248,10 +251,15 @@ impl Position {
         Some((owner, number as u8 + 1))
     }
 
-    /// The discs numbered `disc` (1-3) that `player` has left to place.
+    /// The discs numbered `disc` that `player` has left to place (none of a number that is
+    /// not 1-3).
     #[must_use]
     pub fn supply(&self, player: Player, disc: u8) -> u8 {
-        self.supply[player.index()][usize::from(disc.clamp(1, 3)) - 1]
+        usize::from(disc)
+            .checked_sub(1)
+            .and_then(|number| self.supply[player.index()].get(number))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The fields holding a disc.
@@ -317,9 +325,11 @@ impl Position {
             return Ok(0);
         };
         let board = self.shape.board();
-        let index = usize::from(field) - 1;
-        if index >= board.len() {
+        let Some(index) = usize::from(field).checked_sub(1).filter(|&index| index < board.len()) else {
             return Err(MoveError::NoSuchField { field, fields: board.len() });
+        };
+        if !DISCS.contains(&disc) {
+            return Err(MoveError::NoSuchDisc(disc));
         }
         let (bit, number) = (1 << index, usize::from(disc) - 1);
         if self.occupied() & bit != 0 {
@@ -499,6 +509,9 @@ mod tests {
             (Move::Place { field: 3, disc: 1 }, MoveError::Taken(3)),
             (Move::Place { field: 17, disc: 1 }, MoveError::NoSuchField { field: 17, fields: 16 }),
             (Move::Pass, MoveError::NoPass(Player::Blue)),
+            (Move::Place { field: 0, disc: 1 }, MoveError::NoSuchField { field: 0, fields: 16 }),
+            (Move::Place { field: 5, disc: 0 }, MoveError::NoSuchDisc(0)),
+            (Move::Place { field: 5, disc: 4 }, MoveError::NoSuchDisc(4)),
         ];
         for (mv, error) in refused {
             assert_eq!(played.play(mv), Err(error));
@@ -521,6 +534,7 @@ mod tests {
         assert_eq!(position.supply(Player::Yellow, 1), 3);
         position.play(Move::Place { field: 1, disc: 1 }).unwrap();
         assert_eq!(position.supply(Player::Yellow, 1), 2);
+        assert_eq!((position.supply(Player::Yellow, 0), position.supply(Player::Blue, 4)), (0, 0));
         let score = Score { fish: [5, 5], middle: [3, 2] };
         assert_eq!(score.leader(), Some(Player::Yellow));
         assert_eq!(Score { fish: [5, 6], middle: [9, 0] }.leader(), Some(Player::Blue));

@@ -106,6 +106,28 @@ proptest! {
         prop_assert_eq!(score.fish, plain_fish(&position));
         prop_assert!(u32::from(score.fish[0]) + u32::from(score.fish[1]) <= 12);
     }
+
+    #[test]
+    fn any_move_at_all_is_played_or_refused_without_a_panic(
+        shape in prop::sample::select(Shape::ALL.to_vec()),
+        opening in prop::collection::vec(any::<u16>(), 0..12),
+        field in any::<u8>(),
+        disc in any::<u8>(),
+    ) {
+        let mut position = Position::start(shape);
+        for choice in opening {
+            let legal = position.legal_moves();
+            if let Some(&mv) = legal.get(usize::from(choice) % legal.len().max(1)) {
+                position.play(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+        }
+        let mv = Move::Place { field, disc };
+        let mut tried = position;
+        match tried.play(mv) {
+            Ok(_) => prop_assert!(position.legal_moves().contains(&mv)),
+            Err(_) => prop_assert_eq!(tried, position),
+        }
+    }
 }
 
 #[test]
