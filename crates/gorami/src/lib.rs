@@ -348,7 +348,6 @@ impl Position {
     /// Places a legal disc: the rules' effect without their checks, for [`Position::play`] and
     /// the search.
     fn place(&mut self, index: usize, number: usize) -> Fields {
-        let board = self.shape.board();
         let player = self.to_move;
         let bit = 1 << index;
         self.numbers[number] |= bit;
@@ -356,15 +355,21 @@ impl Position {
         if player == Player::Yellow {
             self.yellow |= bit;
         }
-        let empty = board.all() & !self.occupied();
-        // Each opposing neighbour whose last liberty this was turns; a turned disc does not
-        // turn others (it was not placed).
-        let flipped = bits(board.neighbours(index) & self.owned(player.other()))
-            .filter(|&i| board.neighbours(i) & empty == 0)
-            .fold(0, |set, i| set | 1 << i);
+        let flipped = self.turned_by(index);
         self.yellow ^= flipped;
         self.to_move = player.other();
         flipped
+    }
+
+    /// The discs a disc of the player to move on the empty field `index` turns: each opposing
+    /// neighbour whose last liberty it takes. A turned disc does not turn others (it was not
+    /// placed).
+    fn turned_by(&self, index: usize) -> Fields {
+        let board = self.shape.board();
+        let empty = board.all() & !self.occupied() & !(1 << index);
+        bits(board.neighbours(index) & self.owned(self.to_move.other()))
+            .filter(|&i| board.neighbours(i) & empty == 0)
+            .fold(0, |set, i| set | 1 << i)
     }
 
     /// The position after `moves`.
