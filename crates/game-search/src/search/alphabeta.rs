@@ -458,7 +458,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             killers[0] = Some(mv);
         }
         let slot = usize::from(game.mover()) * G::MOVE_SLOTS + usize::from(G::pack(mv));
-        self.history[slot] = (self.history[slot] + (depth * depth) as i32).min(1 << 24);
+        // Saturating: a game with no bound on its length iterates as deep as it is allowed.
+        let bonus = i32::try_from(depth.saturating_mul(depth)).unwrap_or(i32::MAX);
+        self.history[slot] = self.history[slot].saturating_add(bonus).min(1 << 24);
     }
 
     /// The legal moves at `ply`, most promising first, in a reused buffer: the table's move, then
