@@ -121,8 +121,10 @@ impl Triangle {
         }
     }
 
-    /// Its three corners.
-    fn corners(self) -> [(i8, i8); 3] {
+    /// Its three corners, as lattice points `(x, y)`: on the page, `x + y / 2` fields across and
+    /// `y` rows of height √3/2 up.
+    #[must_use]
+    pub fn corners(self) -> [(i8, i8); 3] {
         let Triangle { x, y, down } = self;
         if down { [(x + 1, y), (x, y + 1), (x + 1, y + 1)] } else { [(x, y), (x + 1, y), (x, y + 1)] }
     }

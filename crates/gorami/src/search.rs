@@ -179,6 +179,14 @@ pub fn engine_move(position: &Position, level: u8) -> Option<Move> {
     Searcher::new(16, 1).search(&GoramiGame::new(*position), &StripeCount, limits, None).best
 }
 
+/// Every legal move of `position` with its value for the side to move (100 a stripe ahead at
+/// the end, plus the middle's lead, as far as the search saw), best first: the engine's view
+/// for hints.
+#[must_use]
+pub fn ranked_moves(position: &Position, limits: Limits) -> game_search::RankedMoves<Move> {
+    Searcher::new(16, 1).rank_moves(&GoramiGame::new(*position), &StripeCount, limits)
+}
+
 /// One step of splitmix64.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -216,6 +224,21 @@ mod tests {
                 assert!(solved.exact, "{shape}: {position}");
                 assert_eq!(solved.value, game_search::minimax(&mut game.clone()), "{shape}\n{position}");
             }
+        }
+    }
+
+    #[test]
+    fn ranked_moves_are_every_move_with_its_exact_value_near_the_end() {
+        let position = played(Shape::Triangle, 11, 2);
+        let ranked = ranked_moves(&position, Limits::default());
+        assert!(ranked.exact);
+        assert_eq!(ranked.moves.len(), position.legal_moves().len());
+        assert!(ranked.moves.windows(2).all(|pair| pair[0].1 >= pair[1].1), "best first");
+        for (mv, value) in ranked.moves {
+            let mut next = GoramiGame::new(position);
+            next.play(mv);
+            // The turn always passes (a pass is a move), so the reply's value turned round.
+            assert_eq!(value, -game_search::minimax(&mut next), "{mv}");
         }
     }
 

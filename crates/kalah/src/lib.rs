@@ -255,6 +255,15 @@ pub struct ReplayError {
     pub error: MoveError,
 }
 
+/// A place on the board that holds seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hole {
+    /// A side's pit, numbered 1..m from the one farthest from its store.
+    Pit(Side, u8),
+    /// A side's store.
+    Store(Side),
+}
+
 /// What a sowing did, for a player or a display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sown {
@@ -375,22 +384,7 @@ impl Position {
             }
             Move::Pit(pit) => pit,
         };
-        let start = self.pit_index(side, pit);
-        let mut seeds = self.board[start];
-        if seeds == 0 {
-            return Err(MoveError::EmptyPit { side, pit });
-        }
-        self.board[start] = 0;
-        let cells = 2 * usize::from(self.rules.pits) + 2;
-        let skipped = self.store_index(side.other());
-        let mut at = start;
-        while seeds > 0 {
-            at = (at + 1) % cells;
-            if at != skipped {
-                self.board[at] += 1;
-                seeds -= 1;
-            }
-        }
+        let at = self.drop_seeds(side, pit, |_| {})?;
         let own_store = self.store_index(side);
         let again = at == own_store;
         let mut captured = None;
@@ -425,6 +419,56 @@ impl Position {
             self.to_move = Some(next);
         }
         Ok(Sown { again, captured, ended })
+    }
+
+    /// The holes the seeds of `pit` fall into when the side to move sows it, one per seed in
+    /// order (for a display that shows the sowing seed by seed; any capture and the end's
+    /// sweep follow the last seed, as [`Position::play`] applies them).
+    ///
+    /// # Errors
+    /// As [`Position::play`] for that pit.
+    pub fn sown_holes(&self, pit: u8) -> Result<Vec<Hole>, MoveError> {
+        let side = self.to_move.ok_or(MoveError::GameOver)?;
+        if !(1..=self.rules.pits).contains(&pit) {
+            return Err(MoveError::NoSuchPit { pit, pits: self.rules.pits });
+        }
+        let mut holes = Vec::new();
+        let pits = usize::from(self.rules.pits);
+        let hole = |index: usize| {
+            let owner = if index <= pits { Side::South } else { Side::North };
+            match index % (pits + 1) {
+                number if number == pits => Hole::Store(owner),
+                // At most six pits: the number fits.
+                number => Hole::Pit(owner, (number + 1) as u8),
+            }
+        };
+        let mut sown = *self;
+        sown.drop_seeds(side, pit, |index| holes.push(hole(index)))?;
+        Ok(holes)
+    }
+
+    /// Takes the seeds out of `side`'s `pit` and drops them one by one round the board,
+    /// skipping the other side's store; `dropped` sees each hole's index. Returns where the last
+    /// seed fell.
+    fn drop_seeds(&mut self, side: Side, pit: u8, mut dropped: impl FnMut(usize)) -> Result<usize, MoveError> {
+        let start = self.pit_index(side, pit);
+        let mut seeds = self.board[start];
+        if seeds == 0 {
+            return Err(MoveError::EmptyPit { side, pit });
+        }
+        self.board[start] = 0;
+        let cells = 2 * usize::from(self.rules.pits) + 2;
+        let skipped = self.store_index(side.other());
+        let mut at = start;
+        while seeds > 0 {
+            at = (at + 1) % cells;
+            if at != skipped {
+                self.board[at] += 1;
+                dropped(at);
+                seeds -= 1;
+            }
+        }
+        Ok(at)
     }
 
     /// This position after `moves`.
@@ -502,6 +546,44 @@ mod tests {
 
     fn after(rules: Rules, moves: &str) -> Position {
         Position::start(rules).replay(&parse_moves(moves).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_sown_holes_are_where_play_drops_the_seeds() {
+        use Hole::{Pit, Store};
+        let rules = Rules::new(6, 4).unwrap();
+        let north = Side::North;
+        let expected = [Store(Side::South), Pit(north, 1), Pit(north, 2), Pit(north, 3), Pit(north, 4)];
+        assert_eq!(after(rules, "3").sown_holes(6).unwrap(), expected);
+        let lap = [Store(Side::South), Pit(north, 1), Pit(Side::South, 1)];
+        assert_eq!(Position::start(Rules::new(1, 6).unwrap()).sown_holes(1).unwrap(), [lap, lap].concat());
+        assert_eq!(after(rules, "3").sown_holes(3), Err(MoveError::EmptyPit { side: Side::South, pit: 3 }));
+        assert_eq!(after(rules, "3").sown_holes(7), Err(MoveError::NoSuchPit { pit: 7, pits: 6 }));
+        // Along a game: the seeds counted into the holes give the board `play` leaves, whenever
+        // it neither captured nor ended.
+        let mut position = Position::start(rules);
+        for turn in 0..40 {
+            let Some(side) = position.to_move() else { break };
+            let moves = position.legal_moves();
+            let Move::Pit(pit) = moves[turn * 7 % moves.len()] else { unreachable!("no pie rule") };
+            let mut counted: std::collections::HashMap<Hole, u8> = std::collections::HashMap::new();
+            for hole in position.sown_holes(pit).unwrap() {
+                *counted.entry(hole).or_default() += 1;
+            }
+            let before = position;
+            let sown = position.play(Move::Pit(pit)).unwrap();
+            if sown.captured.is_some() || sown.ended {
+                continue;
+            }
+            for owner in [Side::South, Side::North] {
+                let seen = |hole: Hole| counted.get(&hole).copied().unwrap_or(0);
+                assert_eq!(position.store(owner), before.store(owner) + seen(Store(owner)));
+                for number in 1..=6 {
+                    let left = if (owner, number) == (side, pit) { 0 } else { before.pit(owner, number) };
+                    assert_eq!(position.pit(owner, number), left + seen(Pit(owner, number)), "{owner} {number}");
+                }
+            }
+        }
     }
 
     #[test]

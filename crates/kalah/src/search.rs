@@ -215,6 +215,16 @@ pub fn engine_move(position: &Position, level: u8) -> Option<Move> {
     searcher.search(&game, &StoreMargin, game_search::Limits::depth(depth), None).best
 }
 
+/// Every legal move of `position` with its value for the side to move (the seeds it is ahead at
+/// the end, as far as the search saw), best first: the engine's view for hints. The endgame
+/// database of level 5 answers exactly where it covers the position.
+#[must_use]
+pub fn ranked_moves(position: &Position, limits: game_search::Limits) -> game_search::RankedMoves<Move> {
+    let table = Arc::new(EndgameTable::new(position.rules, ENDGAME_SEEDS));
+    let game = KalahGame::new(*position).with_endgame(table);
+    game_search::Searcher::new(16, 1).rank_moves(&game, &StoreMargin, limits)
+}
+
 /// One step of splitmix64.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -303,6 +313,31 @@ mod tests {
         assert!(level_5_margin > 0, "level 5 against level 1: {level_5_margin}");
         let over = Position::start(Rules::new(1, 1).unwrap()).replay(&[Move::Pit(1)]).unwrap();
         assert_eq!(engine_move(&over, 3), None);
+    }
+
+    #[test]
+    fn ranked_moves_are_every_move_with_its_value_when_the_search_reaches_the_end() {
+        // Kalah(3,2) with the pie rule after one sowing: every move (the swap included), each
+        // with minimax's value for the side to move, best first.
+        let position = Position::start(Rules::new(3, 2).unwrap().with_pie(true)).replay(&[Move::Pit(1)]).unwrap();
+        // Deep enough to reach the end of every line (Kalah's length has no bound the search
+        // may rely on, so it never calls its values exact).
+        let ranked = ranked_moves(&position, game_search::Limits::depth(40));
+        let mut listed: Vec<Move> = ranked.moves.iter().map(|&(mv, _)| mv).collect();
+        listed.sort_by_key(|mv| match mv {
+            Move::Pit(pit) => *pit,
+            Move::Swap => u8::MAX,
+        });
+        assert_eq!(listed, position.legal_moves());
+        assert!(ranked.moves.windows(2).all(|pair| pair[0].1 >= pair[1].1), "best first");
+        let first_mover = |p: &Position| (p.to_move() == Some(Side::South)) != p.swapped();
+        for (mv, value) in ranked.moves {
+            let mut next = position;
+            next.play(mv).unwrap();
+            // minimax is the first mover's margin; the value is the side to move's.
+            let for_mover = if first_mover(&position) { minimax(&next) } else { -minimax(&next) };
+            assert_eq!(value, for_mover, "{mv}");
+        }
     }
 
     #[test]
