@@ -50,14 +50,37 @@ pub fn waking(ctx: &egui::Context) -> Wake {
     Arc::new(move || ctx.request_repaint())
 }
 
-/// A piece of work for the engine, as data: the game it is about (as a record) and what to
-/// find in it.
+/// A piece of work for the engine, as data: the game it is about and what to find in it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Work {
-    /// The game so far.
-    pub game: GameRecord,
-    /// What to find.
-    pub find: Find,
+pub enum Work {
+    /// About a game of Kulami.
+    Kulami {
+        /// The game so far, as a record.
+        game: GameRecord,
+        /// What to find.
+        find: Find,
+    },
+    /// About a game of Kalah or GORami.
+    Table {
+        /// Its rules.
+        setup: crate::table::Setup,
+        /// Its moves so far, in the game's notation.
+        moves: Vec<String>,
+        /// What to find.
+        find: crate::table::TableFind,
+    },
+}
+
+/// Why a [`Work`] could not be done: its game does not replay (work that did not come from this
+/// app).
+#[derive(Debug, thiserror::Error)]
+pub enum WorkError {
+    /// A Kulami game that is not legal.
+    #[error(transparent)]
+    Kulami(#[from] GameFromRecordError),
+    /// A table game that is not legal.
+    #[error("{0}")]
+    Table(String),
 }
 
 /// What a [`Work`] finds.
@@ -94,6 +117,10 @@ pub enum Answer {
     Hints(Vec<Hint>),
     /// The answer judged and its verdict.
     Verdict(Cell, Verdict),
+    /// A table game's engine move, in its notation (`None` in a finished game).
+    TableMove(Option<String>),
+    /// A table game's strongest moves with their values, best first.
+    TableHints(Vec<(String, i32)>),
 }
 
 impl Work {
@@ -101,10 +128,15 @@ impl Work {
     ///
     /// # Errors
     /// If the work's game is not a legal game (work that did not come from this app).
-    pub fn run(self, cancel: &AtomicBool) -> Result<Answer, GameFromRecordError> {
-        let game = Game::from_record(&self.game)?;
+    pub fn run(self, cancel: &AtomicBool) -> Result<Answer, WorkError> {
+        let (game, find) = match self {
+            Work::Kulami { game, find } => (game, find),
+            // The table games' searches are short and bounded: they finish rather than stop.
+            Work::Table { setup, moves, find } => return setup.run(&moves, find).map_err(WorkError::Table),
+        };
+        let game = Game::from_record(&game)?;
         let (position, scoring) = (game.position(), game.scoring());
-        Ok(match self.find {
+        Ok(match find {
             Find::EngineMove { level, move_time } => {
                 // No more threads than there are (a browser's worker has one).
                 let threads = std::thread::available_parallelism().map_or(1, |count| count.get().min(2));
@@ -129,53 +161,42 @@ impl Work {
     }
 }
 
-/// One piece of work under way, for what it was [`Asked`]; its answer is a `T`.
+/// One piece of work under way, for what it was asked (`K`: a Kulami game's [`Asked`], a table
+/// game's position); its answer is a `T`.
 #[derive(Debug)]
-pub struct Task<T> {
-    asked: Asked,
+pub struct Task<T, K = Asked> {
+    asked: K,
     receiver: Receiver<Answer>,
     /// The answer as the window wants it; `None` for an answer of another kind.
     extract: fn(Answer) -> Option<T>,
     runner: Runner,
 }
 
-impl<T> Task<T> {
-    fn start(
-        position: &Position,
-        scoring: Scoring,
-        find: Find,
-        extract: fn(Answer) -> Option<T>,
-        wake: Wake,
-    ) -> Task<T> {
+impl<T, K> Task<T, K> {
+    /// Starts `work`, asked about `asked`; `extract` takes the answer the window wants from what
+    /// the work found, and `wake` repaints the window when it is there.
+    pub fn run(asked: K, work: Work, extract: fn(Answer) -> Option<T>, wake: Wake) -> Task<T, K> {
         let (sender, receiver) = channel();
-        let work = Work { game: GameRecord::of(position, scoring), find };
         let runner = Runner::start(work, move |answer| {
             // The window may have dropped the task; then nobody wants the answer.
             if sender.send(answer).is_ok() {
                 wake();
             }
         });
-        Task { asked: Asked { position: position.clone(), scoring }, receiver, extract, runner }
+        Task { asked, receiver, extract, runner }
     }
 
     /// A task whose thread ended without answering, for tests of what the window does then.
     #[cfg(all(test, not(target_arch = "wasm32")))]
-    pub(crate) fn lost(position: &Position, scoring: Scoring) -> Task<T> {
+    pub(crate) fn lost(asked: K) -> Task<T, K> {
         let (_, receiver) = channel();
-        let asked = Asked { position: position.clone(), scoring };
         Task { asked, receiver, extract: |_| None, runner: Runner { cancel: Arc::default() } }
     }
 
     /// What the task was made for.
     #[must_use]
-    pub fn asked(&self) -> &Asked {
+    pub fn asked(&self) -> &K {
         &self.asked
-    }
-
-    /// Whether the task was made for `position` under `scoring`.
-    #[must_use]
-    pub fn is_for(&self, position: &Position, scoring: Scoring) -> bool {
-        self.asked.is_for(position, scoring)
     }
 
     /// Where the task is.
@@ -188,7 +209,26 @@ impl<T> Task<T> {
     }
 }
 
-impl<T> Drop for Task<T> {
+impl<T> Task<T> {
+    fn start(
+        position: &Position,
+        scoring: Scoring,
+        find: Find,
+        extract: fn(Answer) -> Option<T>,
+        wake: Wake,
+    ) -> Task<T> {
+        let work = Work::Kulami { game: GameRecord::of(position, scoring), find };
+        Task::run(Asked { position: position.clone(), scoring }, work, extract, wake)
+    }
+
+    /// Whether the task was made for `position` under `scoring`.
+    #[must_use]
+    pub fn is_for(&self, position: &Position, scoring: Scoring) -> bool {
+        self.asked.is_for(position, scoring)
+    }
+}
+
+impl<T, K> Drop for Task<T, K> {
     fn drop(&mut self) {
         self.runner.cancel();
     }
@@ -402,13 +442,14 @@ mod tests {
             (GameRecord::of(&puzzle.position(), puzzle.scoring), Find::Verdict { answer: puzzle.answer, puzzle }),
         ];
         for (game, find) in finds {
-            let work = Work { game, find };
+            let work = Work::Kulami { game, find };
             let crossed: Work = serde_json::from_str(&serde_json::to_string(&work).unwrap()).unwrap();
             assert_eq!(crossed, work);
             let answer = crossed.run(&AtomicBool::new(false)).unwrap();
             let back: Answer = serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap();
             assert_eq!(back, answer);
-            match (&work.find, answer) {
+            let Work::Kulami { find, .. } = &work else { unreachable!("Kulami work") };
+            match (find, answer) {
                 (Find::EngineMove { .. }, Answer::EngineMove(chosen)) => assert!(chosen.is_some()),
                 (Find::Hints, Answer::Hints(hints)) => assert_eq!(hints.len(), 3),
                 (Find::Analysis, Answer::Analysis(reviews)) => assert_eq!(reviews.len(), 1),
@@ -423,7 +464,7 @@ mod tests {
         let mut game =
             GameRecord::of(&Position::new(Arc::new(kulami_core::Layout::parse("AABB").unwrap())), Scoring::Standard);
         game.moves = vec![Move::Place("a1".parse().unwrap()), Move::Place("a1".parse().unwrap())];
-        assert!(Work { game, find: Find::Hints }.run(&AtomicBool::new(false)).is_err());
+        assert!(Work::Kulami { game, find: Find::Hints }.run(&AtomicBool::new(false)).is_err());
     }
 
     #[test]

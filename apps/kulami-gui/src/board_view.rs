@@ -5,7 +5,8 @@
 use egui::{Color32, CornerRadius, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, WidgetInfo};
 use kulami_core::{Cell, CellSet, Color, Position};
 
-const TABLE: Color32 = Color32::from_rgb(38, 52, 44);
+/// The felt round every board, the table games' too.
+pub(crate) const TABLE: Color32 = Color32::from_rgb(38, 52, 44);
 const WOOD: Color32 = Color32::from_rgb(196, 152, 98);
 const WOOD_EDGE: Color32 = Color32::from_rgb(120, 82, 44);
 const HOLE: Color32 = Color32::from_rgb(74, 50, 28);

@@ -11,6 +11,9 @@
 //! - [`daily`]: the daily puzzle screen's state and the streak.
 //! - [`saved`]: the game and settings kept between runs, and [`autosave`], the file that keeps
 //!   them, written atomically after every change.
+//! - [`table`]: the other games of the table, Kalah and GORami: one session (seats, undo, the
+//!   engine and hints) for both, their boards drawn by [`table::kalah_view`] and
+//!   [`table::gorami_view`].
 //! - [`app`]: the window that puts them together.
 
 pub mod analysis_view;
@@ -31,6 +34,7 @@ pub mod rules_view;
 pub mod saved;
 pub mod sound;
 pub mod state;
+pub mod table;
 #[cfg(target_arch = "wasm32")]
 mod web_worker;
 

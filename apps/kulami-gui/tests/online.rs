@@ -3,32 +3,17 @@
 //! played on the board against moves arriving live with the clocks running, resigned with the
 //! rating change shown, and an invite sent from the form is withdrawn.
 
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Duration;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use kulami_gui::KulamiApp;
 use serde_json::{Value, json};
-
-fn frame(ui: &mut egui::Ui, app: &mut KulamiApp) {
-    app.logic(ui.ctx());
-    app.show(ui);
-}
-
-/// Runs frames until a widget whose label contains `text` shows (the network answers on its
-/// own threads, so frames are run while it does).
-fn wait_for(harness: &mut Harness<'static, KulamiApp>, text: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        harness.step();
-        if harness.query_all_by_label_contains(text).next().is_some() {
-            return;
-        }
-        assert!(Instant::now() < deadline, "`{text}` never showed");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+use support::frame;
+use support::wait_for;
 
 fn type_into(harness: &mut Harness<'static, KulamiApp>, field: &str, text: &str) {
     let role = if field == "Password" { Role::PasswordInput } else { Role::TextInput };
@@ -87,7 +72,7 @@ fn a_player_signs_up_plays_an_invited_game_on_the_board_and_withdraws_an_invite(
     type_into(&mut harness, "Name", "alice");
     type_into(&mut harness, "Password", "alice-password");
     harness.get_by_label("Register").click();
-    wait_for(&mut harness, "Signed in as alice");
+    wait_for(&mut harness, "Signed in as alice", 20);
     let account = harness.state().lobby().account().cloned().unwrap();
     assert_eq!((account.username.as_str(), account.server.as_str()), ("alice", base.as_str()));
 
@@ -98,40 +83,40 @@ fn a_player_signs_up_plays_an_invited_game_on_the_board_and_withdraws_an_invite(
         Some(&bob_token),
         Some(json!({"clock": {"limit": 300, "increment": 0}, "color": "red"})),
     );
-    wait_for(&mut harness, "Accept bob's invite");
+    wait_for(&mut harness, "Accept bob's invite", 20);
     harness.get_by_label("Accept bob's invite").click();
-    wait_for(&mut harness, "Red (bob) 5:00.0");
+    wait_for(&mut harness, "Red (bob) 5:00.0", 20);
     let game = harness.state().online_game().unwrap().id().to_owned();
     assert_eq!(harness.state().lobby().started(), std::slice::from_ref(&game));
 
     // Bob's move arrives live; alice answers on the board; the server has both.
     call("POST", &format!("{base}/api/board/game/{game}/move/d4"), Some(&bob_token), None);
-    wait_for(&mut harness, "d4 red");
-    wait_for(&mut harness, "Your move.");
+    wait_for(&mut harness, "d4 red", 20);
+    wait_for(&mut harness, "Your move.", 20);
     let legal = harness.query_all_by_label_contains("empty, legal").next().unwrap();
     let cell = legal.accesskit_node().label().unwrap().split(' ').next().unwrap().to_owned();
     legal.click();
-    wait_for(&mut harness, &format!("{cell} black"));
+    wait_for(&mut harness, &format!("{cell} black"), 20);
     let state = call("GET", &format!("{base}/api/game/{game}"), None, None);
     assert_eq!(state["state"]["moves"], format!("d4 {cell}"));
     // Bob's clock runs now, counted down in the window between the server's lines.
-    wait_for(&mut harness, "Waiting for your opponent's move.");
-    wait_for(&mut harness, "Red (bob) 4:59");
+    wait_for(&mut harness, "Waiting for your opponent's move.", 20);
+    wait_for(&mut harness, "Red (bob) 4:59", 20);
 
     harness.get_by_label("Resign").click();
-    wait_for(&mut harness, "bob (red) wins by resignation");
-    wait_for(&mut harness, "Your rating: 1500 -> ");
+    wait_for(&mut harness, "bob (red) wins by resignation", 20);
+    wait_for(&mut harness, "Your rating: 1500 -> ", 20);
     harness.get_by_label("Back to the lobby").click();
-    wait_for(&mut harness, "Invite a player");
+    wait_for(&mut harness, "Invite a player", 20);
 
     // An invite written in the form, then withdrawn.
     type_into(&mut harness, "Player", "bob");
     harness.get_by_label("Send invite").click();
-    wait_for(&mut harness, "Cancel the invite to bob");
+    wait_for(&mut harness, "Cancel the invite to bob", 20);
     let open = call("GET", &format!("{base}/api/challenge"), Some(&bob_token), None);
     assert_eq!(open["in"][0]["from"], "alice", "{open}");
     harness.get_by_label("Cancel the invite to bob").click();
-    wait_for(&mut harness, "Invite withdrawn");
+    wait_for(&mut harness, "Invite withdrawn", 20);
     let open = call("GET", &format!("{base}/api/challenge"), Some(&bob_token), None);
     assert_eq!(open["in"], json!([]), "{open}");
 }

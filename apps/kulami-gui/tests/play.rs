@@ -1,23 +1,21 @@
 //! The window driven like a player: holes found by their accessible labels and clicked.
 
+mod support;
+
 use egui_kittest::{
     Harness,
     kittest::{NodeT as _, Queryable as _},
 };
 use kulami_gui::KulamiApp;
 use kulami_gui::autosave::Autosave;
+use support::frame;
+use support::wait_for;
 
 fn harness() -> Harness<'static, KulamiApp> {
     let mut harness =
         Harness::builder().with_size(egui::vec2(1000.0, 720.0)).build_ui_state(frame, KulamiApp::default());
     harness.run();
     harness
-}
-
-/// One frame as eframe runs it: the app's logic, then its drawing.
-fn frame(ui: &mut egui::Ui, app: &mut KulamiApp) {
-    app.logic(ui.ctx());
-    app.show(ui);
 }
 
 /// Scrolls to a widget as a player would, clicks it and lets a few frames pass (not `run`:
@@ -185,14 +183,7 @@ fn hints_show_three_holes() {
     click(&mut harness, "Hints (H)");
     click(&mut harness, "d4 empty, legal");
     wait_until(&mut harness, |app| !app.thinking());
-    for _ in 0..200 {
-        harness.step();
-        if harness.query_by_label_contains("Hints: 1. ").is_some() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    panic!("no hints shown");
+    wait_for(&mut harness, "Hints: 1. ", 10);
 }
 
 #[test]

@@ -18,6 +18,9 @@ impl KulamiApp {
     /// the autosave. eframe calls it before every frame and when a task's end wakes it.
     pub fn logic(&mut self, ctx: &egui::Context) {
         self.drive_background(ctx);
+        if let Some(table) = &mut self.table {
+            table.drive(&background::waking(ctx));
+        }
         self.drive_online(ctx);
         self.forget_other_analysis();
         self.keep_autosave();
@@ -265,7 +268,8 @@ mod tests {
         app.state.apply(Action::Seat(Color::Black, Seat::Engine(kulami_ai::Level::Beginner)));
         app.state.apply(Action::Place("d4".parse().unwrap()));
         let position = app.state.game().position().clone();
-        app.engine_task = Some(crate::background::Task::lost(&position, app.state.game().scoring()));
+        let scoring = app.state.game().scoring();
+        app.engine_task = Some(crate::background::Task::lost(crate::background::Asked { position, scoring }));
         app.logic(&ctx);
         assert!(app.engine_task.is_none());
         assert_eq!(app.state.message_tone(), Some(crate::state::Tone::Problem));

@@ -97,6 +97,9 @@ pub struct KulamiApp {
     /// The online game on the screen, and how many of the lobby's started games were opened.
     online_game: Option<crate::online_game::OnlineGame>,
     games_opened: usize,
+    /// The game of Kalah or GORami, while its screen is shown (and kept behind the start
+    /// screen, to go on with).
+    table: Option<crate::table::TableScreen>,
 }
 
 impl Default for KulamiApp {
@@ -129,6 +132,7 @@ impl Default for KulamiApp {
             online_open: false,
             online_game: None,
             games_opened: 0,
+            table: None,
         }
     }
 }
@@ -251,7 +255,8 @@ impl KulamiApp {
         }
     }
 
-    /// Which screen is up: `start`, `game`, `daily`, `online` (the lobby) or `online-game`.
+    /// Which screen is up: `start`, `game`, `daily`, `online` (the lobby), `online-game`, or a
+    /// table game's, `kalah` or `gorami`.
     #[must_use]
     pub fn screen(&self) -> &'static str {
         if self.online_open && self.online_game.is_some() {
@@ -260,6 +265,8 @@ impl KulamiApp {
             "online"
         } else if self.start_open {
             "start"
+        } else if let Some(table) = &self.table {
+            table.name()
         } else if self.daily.is_some() {
             "daily"
         } else {
@@ -323,6 +330,12 @@ impl KulamiApp {
             self.keep_autosave();
             return;
         }
+        if let Some(table) = &mut self.table {
+            if table.show(ui) {
+                self.start_open = true;
+            }
+            return;
+        }
         if self.daily.is_some() {
             self.daily_screen(ui);
             return;
@@ -360,6 +373,12 @@ impl KulamiApp {
             // The clock shows whole seconds.
             ui.ctx().request_repaint_after(Duration::from_millis(250));
         }
+    }
+
+    /// The table game (Kalah or GORami) on its screen or behind the start screen, for tests.
+    #[must_use]
+    pub fn table(&self) -> Option<&crate::table::TableScreen> {
+        self.table.as_ref()
     }
 
     /// The online game on the screen, for tests.

@@ -28,6 +28,8 @@ pub struct Probe {
     pub controls: Vec<Spot>,
     /// The online side: who is signed in and the game on the screen.
     pub online: OnlineProbe,
+    /// The moves of the table game (Kalah or GORami), in its notation.
+    pub table_moves: Vec<String>,
 }
 
 /// A named place on the screen, in points.
@@ -108,6 +110,7 @@ impl KulamiApp {
                 my_turn: game.is_some_and(crate::online_game::OnlineGame::my_turn),
                 result: game.and_then(crate::online_game::OnlineGame::result),
             },
+            table_moves: self.table.as_ref().map(crate::table::TableScreen::moves).unwrap_or_default(),
         }
     }
 }

@@ -34,9 +34,17 @@ impl KulamiApp {
                 if count > 0 && !game.position().is_game_over() {
                     let text = format!("Continue the game (move {count}, {})", self.state.board().describe());
                     if ui.button(RichText::new(text).size(18.0)).clicked() {
-                        self.start_open = false;
+                        self.leave_start(None);
                     }
                     ui.add_space(12.0);
+                }
+                if let Some(table) = self.table.take() {
+                    let text = format!("Continue the {} game", table.title());
+                    let keep = !table.is_over() && ui.button(RichText::new(text).size(18.0)).clicked();
+                    self.table = Some(table);
+                    if keep {
+                        self.start_open = false;
+                    }
                 }
             });
             // Two columns of a readable width in the middle of the window.
@@ -79,7 +87,7 @@ impl KulamiApp {
                 actions.push(Action::Seat(me, Seat::Human));
                 actions.push(Action::Seat(me.other(), Seat::Engine(self.settings.computer_level)));
                 actions.push(Action::NewGame);
-                self.start_open = false;
+                self.leave_start(None);
             }
             let other = &mut columns[1];
             other.heading("With a friend");
@@ -87,7 +95,7 @@ impl KulamiApp {
             if other.button(RichText::new("Play a friend").size(18.0)).clicked() {
                 actions.extend(Color::BOTH.map(|color| Action::Seat(color, Seat::Human)));
                 actions.push(Action::NewGame);
-                self.start_open = false;
+                self.leave_start(None);
             }
             let play_online = other.button(RichText::new("Play online").size(18.0));
             super::probe::note_control(other, "Play online", &play_online);
@@ -96,15 +104,38 @@ impl KulamiApp {
                 self.start_open = false;
             }
             other.add_space(16.0);
+            other.heading("Other games");
+            let kalah = other.button(RichText::new("Kalah").size(18.0)).on_hover_text(
+                "Sow seeds round a board of pits; the one with more seeds in their store at the end wins",
+            );
+            crate::app::note_control(other, "Kalah", &kalah);
+            if kalah.clicked() {
+                self.leave_start(Some(crate::table::TableScreen::kalah()));
+            }
+            let gorami = other
+                .button(RichText::new("GORami").size(18.0))
+                .on_hover_text("Place numbered discs on triangles; win the stripes with the higher sums");
+            crate::app::note_control(other, "GORami", &gorami);
+            if gorami.clicked() {
+                self.leave_start(Some(crate::table::TableScreen::gorami()));
+            }
+            other.add_space(16.0);
             other.heading("More");
             if other.button("Today's puzzle").clicked() {
                 self.daily = Some(DailyPuzzle::new(kulami_ai::puzzle::Date::today()));
-                self.start_open = false;
+                self.leave_start(None);
             }
             if other.button("How to play").clicked() {
                 self.rules_open = true;
             }
         });
+    }
+
+    /// Leaves the start screen for Kulami (`None`: the game or the puzzle chosen) or for a new
+    /// table game.
+    fn leave_start(&mut self, table: Option<crate::table::TableScreen>) {
+        self.table = table;
+        self.start_open = false;
     }
 
     /// The daily puzzle in place of the game: its board, the verdict on the first answer and
