@@ -30,7 +30,7 @@ const LONGEST_GAP: &str = "clearInterval(window.gapTimer); return Math.round(win
 async fn worker_leaves_the_page_free(page: &Page) {
     use kulami_gui::background::{Answer, Find, Work};
     let classic = std::sync::Arc::new(kulami_layouts::preset("classic").expect("a preset").into_layout());
-    let work = Work {
+    let work = Work::Kulami {
         game: GameRecord::of(&kulami_core::Position::new(classic), kulami_core::Scoring::Standard),
         find: Find::EngineMove { level: kulami_ai::Level::Master, move_time: Duration::from_secs(1) },
     };
@@ -87,7 +87,7 @@ async fn the_browser_edition_plays_the_engine_and_an_online_game() {
     assert_eq!(first["app"]["screen"], "start");
     page.screenshot("browser-start.png").await;
     page.click_spot("controls", "Master").await;
-    page.click_spot("controls", "Play the computer").await;
+    page.click_until_taken("controls", "Play the computer", |probe| probe["app"]["screen"] != "start").await;
     let board =
         page.wait_for("the board", |probe| probe["app"]["screen"] == "game" && probe["first_board_ms"].is_f64()).await;
     eprintln!(
@@ -178,5 +178,17 @@ async fn the_browser_edition_plays_the_engine_and_an_online_game() {
     let result = ended["app"]["online"]["result"].as_str().expect("a result");
     assert!(result.contains("webplayer") && result.contains("resignation"), "{result}");
     eprintln!("the page shows: {result}");
+
+    // Kalah from the start screen: a sowing, and the engine's answer from the web worker.
+    page.client.goto(&base).await.expect("the page loads again");
+    page.wait_for("the start screen", |probe| probe["app"]["screen"] == "start").await;
+    page.click_until_taken("controls", "Kalah", |probe| probe["app"]["screen"] == "kalah").await;
+    page.click_until_taken("controls", "South's pit 1", |probe| !moves(probe, &["app", "table_moves"]).is_empty())
+        .await;
+    let answered = page.wait_for("the engine's sowing", |probe| moves(probe, &["app", "table_moves"]).len() >= 2).await;
+    let sown = moves(&answered, &["app", "table_moves"]);
+    assert_eq!(sown[0], "1", "the click sowed pit 1: {sown:?}");
+    eprintln!("the page's Kalah game: {}", sown.join(" "));
+    page.screenshot("browser-kalah.png").await;
     page.client.close().await.expect("the browser closes");
 }

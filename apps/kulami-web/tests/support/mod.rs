@@ -178,7 +178,12 @@ pub trait Screen {
             if ready(&probe) {
                 return probe;
             }
-            assert!(Instant::now() < deadline, "the {} never showed {what}; last probe: {probe:#}", Self::NAME);
+            assert!(
+                Instant::now() < deadline,
+                "the {} never showed {what}; last probe: {:#}",
+                Self::NAME,
+                brief(&probe)
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -190,23 +195,29 @@ pub trait Screen {
         self.click(x, y).await;
     }
 
-    /// Clicks the hole `name` of the online game until its move `number` is on the board: under
+    /// Clicks the spot `name` in `list` until the probe shows that the click was `taken`: under
     /// software rendering a frame can take over a second, and egui takes a press and a release
-    /// that far apart for a long press rather than a click, as it should. A second click after a
-    /// click that did count is refused by the app (not the player's turn), so it cannot play twice.
-    async fn click_hole_until_played(&self, name: &str, number: usize) {
+    /// that far apart for a long press rather than a click, as it should. A click after one that
+    /// did count is refused by the app or lands elsewhere, so nothing happens twice.
+    async fn click_until_taken(&self, list: &str, name: &str, taken: impl Fn(&Value) -> bool) {
         for _ in 0..5 {
-            self.click_spot("holes", name).await;
+            self.click_spot(list, name).await;
             let deadline = Instant::now() + Duration::from_secs(5);
             while Instant::now() < deadline {
-                if moves(&self.probe().await, &["app", "online", "moves"]).len() >= number {
+                if taken(&self.probe().await) {
                     return;
                 }
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             eprintln!("note: the click on {name} in the {} was not taken; clicking again", Self::NAME);
         }
-        panic!("five clicks on {name} in the {} did not play it", Self::NAME);
+        panic!("five clicks on {name} in the {} were not taken", Self::NAME);
+    }
+
+    /// Clicks the hole `name` of the online game until its move `number` is on the board (a
+    /// click on a hole when it is not the player's turn is refused, so it cannot play twice).
+    async fn click_hole_until_played(&self, name: &str, number: usize) {
+        self.click_until_taken("holes", name, |probe| moves(probe, &["app", "online", "moves"]).len() >= number).await;
     }
 }
 
@@ -245,6 +256,22 @@ pub fn keep_screenshot(name: &str, bytes: &[u8]) {
     let colors = distinct_colors(bytes);
     std::fs::write(root().join("target").join(name), bytes).expect("the screenshot is saved");
     assert!(colors > 50, "the screenshot {name} is blank: {colors} colours");
+}
+
+/// `probe` with its long lists (the holes, the legal moves, the frame times) as their lengths, so
+/// that a failure's message shows the screen, the controls and the rest.
+fn brief(probe: &Value) -> Value {
+    let mut brief = probe.clone();
+    for list in [&["app", "holes"][..], &["app", "legal"], &["frame_ms"]] {
+        let Some((last, path)) = list.split_last() else { continue };
+        let parent = path.iter().try_fold(&mut brief, |value, key| value.get_mut(*key));
+        if let Some(entry) = parent.and_then(|parent| parent.get_mut(*last))
+            && let Some(items) = entry.as_array().map(Vec::len)
+        {
+            *entry = json!(format!("{items} entries"));
+        }
+    }
+    brief
 }
 
 /// The place of `name` in the probe's `list`.
