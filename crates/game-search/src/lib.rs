@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod game;
+pub mod matches;
 pub mod mcts;
 pub mod nim;
 mod search;

@@ -3,6 +3,9 @@
 //!
 //! `cargo run --release -p gorami --example ladder -- [16|22|24] [OPENINGS]`
 
+use std::ops::ControlFlow;
+
+use game_search::matches::{Pairing, run};
 use game_search::stats::Tally;
 use gorami::board::Shape;
 use gorami::search::{engine_move, final_value};
@@ -41,22 +44,13 @@ fn main() {
     let openings: usize = args.next().map_or(20, |text| text.parse().expect("OPENINGS: a number"));
     for level in 2..=5 {
         let started = std::time::Instant::now();
-        let points: Vec<f64> = std::thread::scope(|scope| {
-            let halves: Vec<_> = (0..2)
-                .map(|half| {
-                    scope.spawn(move || {
-                        (0..openings)
-                            .filter(|number| number % 2 == half)
-                            .flat_map(|number| {
-                                let start = opening(shape, number);
-                                [game(start, level, level - 1, true), game(start, level, level - 1, false)]
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            halves.into_iter().flat_map(|half| half.join().expect("a game thread")).collect()
-        });
+        // A is `level`; it plays yellow (first) and then blue from each opening.
+        let play =
+            |_: &mut (), pairing: Pairing| game(opening(shape, pairing.start), level, level - 1, pairing.a_first);
+        let points: Vec<f64> = run(openings, 2, || (), play, |_, _| ControlFlow::Continue(()))
+            .into_iter()
+            .map(|(_, points)| points)
+            .collect();
         let mut tally = Tally::default();
         points.iter().for_each(|&p| tally.add(p));
         let (low, elo, high) = tally.elo();

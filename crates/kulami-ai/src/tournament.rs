@@ -1,16 +1,16 @@
-//! Matches between players: games on a list of boards, each board played twice with colours
-//! swapped, several games at a time.
+//! Matches between Kulami players: games on a list of boards, each board played twice with
+//! colours swapped, several games at a time (dealt out by `game_search::matches::run`).
 
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use web_time::Instant;
 
 use kulami_core::{Color, Layout, Move, MoveError, Position, Scoring, Winner};
 
 use crate::engine::{Clock, Engine, TimeControl};
+use game_search::matches::Pairing;
 
 /// A player that failed: crashed, timed out, or answered something that is not a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -242,64 +242,47 @@ pub fn run_match<F>(
 where
     F: Fn(usize) -> Result<Box<dyn Player>, PlayerError> + Sync,
 {
-    let jobs = plan.boards.len() * 2;
-    let next = AtomicUsize::new(0);
-    let stopped = AtomicBool::new(false);
-    let outcomes = Mutex::new(Vec::with_capacity(jobs));
-    std::thread::scope(|scope| {
-        for _ in 0..plan.concurrency.clamp(1, jobs.max(1)) {
-            scope.spawn(|| {
-                let mut players = [make_player(0), make_player(1)];
-                loop {
-                    let job = next.fetch_add(1, Ordering::Relaxed);
-                    if job >= jobs || stopped.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let (board, a_color) = (job / 2, if job.is_multiple_of(2) { Color::Red } else { Color::Black });
-                    let GameResult { moves, winner, totals, forfeit } = match &mut players {
-                        [Ok(a), Ok(b)] => {
-                            let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
-                            let start = Position::new(Arc::clone(&plan.boards[board])).with_swap_rule(plan.swap_rule);
-                            play_game(red.as_mut(), black.as_mut(), &start, plan.scoring, plan.clock)
-                        }
-                        [a, b] => {
-                            let (failed, name, error) = match (a, b) {
-                                (Err(error), _) => (a_color, "player A", error),
-                                (_, Err(error)) => (a_color.other(), "player B", error),
-                                _ => unreachable!("both players were built"),
-                            };
-                            let reason = ForfeitReason::CouldNotStart(error.clone());
-                            GameResult {
-                                moves: Vec::new(),
-                                winner: Winner::from(failed.other()),
-                                totals: (0, 0),
-                                forfeit: Some(Forfeit { color: failed, player: name.into(), reason }),
-                            }
-                        }
-                    };
-                    let a_points = match winner {
-                        Winner::Draw => 0.5,
-                        winner if winner == Winner::from(a_color) => 1.0,
-                        _ => 0.0,
-                    };
-                    let outcome = GameOutcome { board, a_color, moves, totals, a_points, forfeit };
-                    if on_game(&outcome).is_break() {
-                        stopped.store(true, Ordering::Relaxed);
-                    }
-                    outcomes.lock().expect("no thread panics holding it").push(outcome);
+    let play = |players: &mut [Result<Box<dyn Player>, PlayerError>; 2], pairing: Pairing| {
+        let (board, a_color) = (pairing.start, if pairing.a_first { Color::Red } else { Color::Black });
+        let GameResult { moves, winner, totals, forfeit } = match players {
+            [Ok(a), Ok(b)] => {
+                let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
+                let start = Position::new(Arc::clone(&plan.boards[board])).with_swap_rule(plan.swap_rule);
+                play_game(red.as_mut(), black.as_mut(), &start, plan.scoring, plan.clock)
+            }
+            [a, b] => {
+                let (failed, name, error) = match (a, b) {
+                    (Err(error), _) => (a_color, "player A", error),
+                    (_, Err(error)) => (a_color.other(), "player B", error),
+                    _ => unreachable!("both players were built"),
+                };
+                let reason = ForfeitReason::CouldNotStart(error.clone());
+                GameResult {
+                    moves: Vec::new(),
+                    winner: Winner::from(failed.other()),
+                    totals: (0, 0),
+                    forfeit: Some(Forfeit { color: failed, player: name.into(), reason }),
                 }
-            });
-        }
-    });
-    let mut outcomes = outcomes.into_inner().expect("no thread panicked");
-    outcomes.sort_by_key(|outcome| (outcome.board, outcome.a_color));
-    outcomes
+            }
+        };
+        let a_points = match winner {
+            Winner::Draw => 0.5,
+            winner if winner == Winner::from(a_color) => 1.0,
+            _ => 0.0,
+        };
+        GameOutcome { board, a_color, moves, totals, a_points, forfeit }
+    };
+    let players = || [make_player(0), make_player(1)];
+    let played =
+        game_search::matches::run(plan.boards.len(), plan.concurrency, players, play, |_, outcome| on_game(outcome));
+    played.into_iter().map(|(_, outcome)| outcome).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::{EngineOptions, Level};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// Always plays a cell that is never legal.
     struct Broken;
