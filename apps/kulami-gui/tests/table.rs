@@ -184,6 +184,7 @@ fn a_gorami_game_against_the_engine_runs_to_the_end_and_the_result_shows() {
             || result.starts_with("A draw."),
         "{result}"
     );
+    harness.get_by_label_contains("marks each stripe's end");
     let Some(TableScreen::Gorami(screen)) = harness.state().table() else { panic!("a GORami game") };
     assert!(screen.session.position().legal_moves().is_empty(), "neither player can place");
 }

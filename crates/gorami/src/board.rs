@@ -263,8 +263,8 @@ fn components(mut set: Fields, neighbours: &[Fields]) -> Vec<Fields> {
     parts
 }
 
-/// The indices of the set bits, lowest first.
-pub(crate) fn bits(mut set: Fields) -> impl Iterator<Item = usize> {
+/// The indices (field numbers less one) of the fields in `set`, lowest first.
+pub fn bits(mut set: Fields) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (set != 0).then(|| {
             let bit = set.trailing_zeros() as usize;

@@ -391,16 +391,25 @@ impl Position {
         (0..3).map(|number| (own & self.numbers[number]).count_ones() as u8 * (number as u8 + 1)).sum()
     }
 
+    /// Who wins the stripe (or any fields) `fields` as it stands: the higher sum; `None` for
+    /// equal sums, which give the stripe to nobody.
+    #[must_use]
+    pub fn leader_of(&self, fields: Fields) -> Option<Player> {
+        match self.sum(Player::Yellow, fields).cmp(&self.sum(Player::Blue, fields)) {
+            std::cmp::Ordering::Greater => Some(Player::Yellow),
+            std::cmp::Ordering::Less => Some(Player::Blue),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
     /// The count as it stands: every stripe to the player with the higher sum in it.
     #[must_use]
     pub fn score(&self) -> Score {
         let board = self.shape.board();
         let mut fish = [0; 2];
         for &stripe in board.stripes() {
-            match self.sum(Player::Yellow, stripe).cmp(&self.sum(Player::Blue, stripe)) {
-                std::cmp::Ordering::Greater => fish[0] += 1,
-                std::cmp::Ordering::Less => fish[1] += 1,
-                std::cmp::Ordering::Equal => {}
+            if let Some(leader) = self.leader_of(stripe) {
+                fish[leader.index()] += 1;
             }
         }
         let middle = Player::BOTH.map(|player| self.sum(player, board.middle()));

@@ -130,6 +130,9 @@ fn disc_choice(ui: &mut Ui, session: &Session<GoramiSetup>, disc: &mut u8, input
         let left: Vec<String> = (1..=3).map(|number| format!("{}×{number}", position.supply(player, number))).collect();
         ui.label(format!("{player}'s discs: {}", left.join(", ")));
     }
+    if position.is_over() {
+        ui.label("The board marks each stripe's end in its winner's colour (grey: equal sums).");
+    }
     if !session.person_to_move() {
         return;
     }
@@ -183,12 +186,17 @@ fn board(ui: &mut Ui, position: &Position, view: &BoardView<'_>) -> Option<u8> {
     let scale = (rect.width() / bounds.width()).min(rect.height() / bounds.height()) * 0.9;
     let to_screen = |corner: Vec2| rect.center() + (corner - bounds.center().to_vec2()) * scale;
     let placeable = position.placements(position.to_move()).0[usize::from(view.disc.clamp(1, 3) - 1)];
+    let centres: Vec<Pos2> = corners
+        .iter()
+        .map(|triangle| {
+            (to_screen(triangle[0]) + to_screen(triangle[1]).to_vec2() + to_screen(triangle[2]).to_vec2()) / 3.0
+        })
+        .collect();
     let mut clicked = None;
     for (index, triangle) in corners.iter().enumerate() {
         let field = index as u8 + 1;
         let points = triangle.map(to_screen);
-        let centre =
-            Pos2::new((points[0].x + points[1].x + points[2].x) / 3.0, (points[0].y + points[1].y + points[2].y) / 3.0);
+        let centre = centres[index];
         let inset = points.map(|point| centre + (point - centre) * 0.92);
         let disc = position.disc(field);
         let fill = match disc {
@@ -232,5 +240,37 @@ fn board(ui: &mut Ui, position: &Position, view: &BoardView<'_>) -> Option<u8> {
             clicked = Some(field);
         }
     }
+    if position.is_over() {
+        draw_stripes(&painter, position, &centres, scale);
+    }
     clicked
+}
+
+/// The end's summary: beyond an end of every stripe, a short stub along it in its winner's
+/// colour (grey for equal sums), outside the board so that the discs stay readable.
+fn draw_stripes(painter: &egui::Painter, position: &Position, centres: &[Pos2], scale: f32) {
+    let middle = centres.iter().fold(Vec2::ZERO, |sum, centre| sum + centre.to_vec2()) / centres.len() as f32;
+    for &stripe in position.shape().board().stripes() {
+        let points: Vec<Pos2> = gorami::board::bits(stripe).map(|index| centres[index]).collect();
+        // The stripe runs between its two fields farthest apart.
+        let mut ends = (points[0], points[0]);
+        for &a in &points {
+            for &b in &points {
+                if a.distance(b) > ends.0.distance(ends.1) {
+                    ends = (a, b);
+                }
+            }
+        }
+        // A lone field's stripe points away from the board's middle.
+        let span = ends.1 - ends.0;
+        let along = if span.length() > 0.0 { span.normalized() } else { (ends.1 - middle.to_pos2()).normalized() };
+        let color = match position.leader_of(stripe) {
+            Some(Player::Yellow) => YELLOW,
+            Some(Player::Blue) => BLUE,
+            None => Color32::GRAY,
+        };
+        let (from, to) = (ends.1 + along * scale * 0.42, ends.1 + along * scale * 0.62);
+        painter.line_segment([from, to], Stroke::new(scale * 0.05, color));
+        painter.circle_filled(to, scale * 0.06, color);
+    }
 }
