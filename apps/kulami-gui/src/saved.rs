@@ -50,6 +50,9 @@ pub struct Saved {
     /// The online account signed in (its token, never the password).
     #[serde(default)]
     pub online: Option<crate::online::Account>,
+    /// The game of Kalah or GORami, if one is open (saves from before them have none).
+    #[serde(default)]
+    pub table: Option<crate::table::SavedTable>,
 }
 
 fn default_turn_seconds() -> u64 {
@@ -124,6 +127,7 @@ impl Saved {
             person_color: Some(settings.person_color),
             sounds: settings.sounds,
             online: None,
+            table: None,
         }
     }
 

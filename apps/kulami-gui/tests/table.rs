@@ -224,3 +224,37 @@ fn the_engine_moves_when_the_sowing_is_shown_with_no_input_from_the_player() {
     );
     assert_eq!(gorami_moves(&harness).len(), 2, "the engine answered");
 }
+
+#[test]
+fn a_table_game_survives_a_restart_and_a_damaged_one_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("autosave.json");
+    let app = KulamiApp::new(Some(kulami_gui::autosave::Autosave::new(path.clone())));
+    let mut harness = Harness::builder().with_size(egui::vec2(1100.0, 760.0)).build_ui_state(frame, app);
+    harness.run_steps(3);
+    click(&mut harness, "Kalah");
+    click(&mut harness, "A friend");
+    click(&mut harness, "Start a new game");
+    click(&mut harness, "South's pit 3, 4 seeds, playable");
+    // Every move is saved at once: no clean shutdown is needed.
+    drop(harness);
+    let restored = KulamiApp::new(Some(kulami_gui::autosave::Autosave::new(path.clone())));
+    let Some(TableScreen::Kalah(screen)) = restored.table() else { panic!("the Kalah game is back") };
+    assert_eq!(screen.session.moves(), [kalah::Move::Pit(3)]);
+    assert_eq!(screen.session.seats(), [kulami_gui::table::Seat::Person; 2]);
+    assert!(!screen.animating(), "a resumed game does not replay its moves");
+    let mut harness = Harness::builder().with_size(egui::vec2(1100.0, 760.0)).build_ui_state(frame, restored);
+    harness.run_steps(3);
+    click(&mut harness, "Continue the Kalah game");
+    harness.get_by_label("South's pit 6, 5 seeds, playable");
+    drop(harness);
+
+    // A save whose moves do not replay: the message says which, and the window opens as usual.
+    let mut saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    saved["table"]["moves"] = serde_json::json!(["3", "3"]);
+    std::fs::write(&path, saved.to_string()).unwrap();
+    let damaged = KulamiApp::new(Some(kulami_gui::autosave::Autosave::new(path)));
+    assert!(damaged.table().is_none());
+    let message = damaged.state().message().unwrap_or_default().to_owned();
+    assert_eq!(message, "The saved table game could not be resumed: move 2 (3): South's pit 3 is empty.");
+}

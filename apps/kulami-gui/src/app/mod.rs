@@ -162,6 +162,11 @@ impl KulamiApp {
                 }
                 Err(message) => app.state.warn(format!("{message}; a new game was started.")),
             }
+            match saved.table.as_ref().map(crate::table::TableScreen::restore) {
+                Some(Ok(table)) => app.table = Some(table),
+                Some(Err(message)) => app.state.warn(format!("The saved table game could not be resumed: {message}.")),
+                None => {}
+            }
         }
         if let Some(message) = loaded.message {
             app.state.warn(message);
@@ -175,6 +180,7 @@ impl KulamiApp {
         let Some(autosave) = &mut self.autosave else { return };
         let mut saved = Saved::capture(&self.state, self.settings);
         saved.online = self.lobby.account().cloned();
+        saved.table = self.table.as_ref().map(crate::table::TableScreen::save);
         if let Err(error) = autosave.store(&saved) {
             self.state.warn(format!("The game could not be saved: {error}"));
         }

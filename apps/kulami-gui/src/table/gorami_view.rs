@@ -44,6 +44,13 @@ impl GoramiScreen {
         GoramiScreen { session: Session::new(setup, choice.seats()), setup, choice, disc: 1, shown: Shown::default() }
     }
 
+    /// `session`, as it was left, with `choice` for the next new game.
+    #[must_use]
+    pub fn resume(session: Session<GoramiSetup>, choice: SeatChoice) -> GoramiScreen {
+        let shown = Shown::all(session.moves().len());
+        GoramiScreen { setup: session.rules(), session, choice, disc: 1, shown }
+    }
+
     /// Whether the board is still marking a move (the engine waits for it).
     #[must_use]
     pub fn animating(&self) -> bool {

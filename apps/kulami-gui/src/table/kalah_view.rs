@@ -40,6 +40,13 @@ impl KalahScreen {
         KalahScreen { session: Session::new(setup, choice.seats()), setup, choice, shown: Shown::default() }
     }
 
+    /// `session`, as it was left, with `choice` for the next new game.
+    #[must_use]
+    pub fn resume(session: Session<KalahSetup>, choice: SeatChoice) -> KalahScreen {
+        let shown = Shown::all(session.moves().len());
+        KalahScreen { setup: session.rules(), session, choice, shown }
+    }
+
     /// Whether the board is still showing a move (the engine waits for it).
     #[must_use]
     pub fn animating(&self) -> bool {

@@ -142,6 +142,58 @@ impl TableScreen {
     }
 }
 
+/// A table game as the autosave keeps it: its rules, who plays (a level for the engine, `None`
+/// for a person) and its moves in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedTable {
+    /// The rules.
+    pub setup: Setup,
+    /// The engine's level at each seat (the first mover's first), `None` for a person.
+    pub engines: [Option<u8>; 2],
+    /// The moves.
+    pub moves: Vec<String>,
+}
+
+impl TableScreen {
+    /// The game as the autosave keeps it.
+    #[must_use]
+    pub fn save(&self) -> SavedTable {
+        let (setup, seats) = match self {
+            TableScreen::Kalah(screen) => (screen.session.rules().setup(), screen.session.seats()),
+            TableScreen::Gorami(screen) => (screen.session.rules().setup(), screen.session.seats()),
+        };
+        let engines = seats.map(|seat| match seat {
+            Seat::Person => None,
+            Seat::Engine(level) => Some(level),
+        });
+        SavedTable { setup, engines, moves: self.moves() }
+    }
+
+    /// The game `saved` kept, on its screen as it was left (its moves already shown).
+    ///
+    /// # Errors
+    /// A level outside 1-5, or the first move that does not read or cannot be played.
+    pub fn restore(saved: &SavedTable) -> Result<TableScreen, String> {
+        let seat = |engine: Option<u8>| match engine {
+            None => Ok(Seat::Person),
+            Some(level @ 1..=5) => Ok(Seat::Engine(level)),
+            Some(level) => Err(format!("level {level} is not a level (1-5)")),
+        };
+        let seats = [seat(saved.engines[0])?, seat(saved.engines[1])?];
+        let choice = view::SeatChoice::of(seats);
+        Ok(match saved.setup {
+            Setup::Kalah(setup) => {
+                let session = Session::resume(setup, seats, &saved.moves)?;
+                TableScreen::Kalah(kalah_view::KalahScreen::resume(session, choice))
+            }
+            Setup::Gorami(setup) => {
+                let session = Session::resume(setup, seats, &saved.moves)?;
+                TableScreen::Gorami(gorami_view::GoramiScreen::resume(session, choice))
+            }
+        })
+    }
+}
+
 /// The rules of a table game as plain data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Setup {
@@ -177,12 +229,30 @@ impl Setup {
     }
 }
 
-fn run_on<R: TableRules>(rules: R, moves: &[String], find: TableFind) -> Result<background::Answer, String> {
-    let mut position = rules.start();
+/// A game's moves, and its positions from the start on.
+type Line<R> = (Vec<<R as TableRules>::Move>, Vec<<R as TableRules>::Position>);
+
+/// The moves written in `moves`, and the positions they reach from the start under `rules`
+/// (the start first).
+///
+/// # Errors
+/// The first move that does not read or cannot be played, with its number.
+fn replayed<R: TableRules>(rules: R, moves: &[String]) -> Result<Line<R>, String> {
+    let mut positions = vec![rules.start()];
+    let mut played = Vec::with_capacity(moves.len());
     for (number, text) in moves.iter().enumerate() {
         let mv = text.parse().map_err(|_| format!("move {}: `{text}` is not a {} move", number + 1, R::NAME))?;
+        let mut position = *positions.last().expect("the start is there");
         R::play(&mut position, mv).map_err(|reason| format!("move {} ({text}): {reason}", number + 1))?;
+        positions.push(position);
+        played.push(mv);
     }
+    Ok((played, positions))
+}
+
+fn run_on<R: TableRules>(rules: R, moves: &[String], find: TableFind) -> Result<background::Answer, String> {
+    let (_, positions) = replayed(rules, moves)?;
+    let position = *positions.last().expect("the start is there");
     Ok(match find {
         TableFind::EngineMove(level) => {
             background::Answer::TableMove(R::engine_move(&position, level).map(|mv| mv.to_string()))
@@ -247,6 +317,15 @@ impl<R: TableRules> Session<R> {
             lost: None,
             message: None,
         }
+    }
+
+    /// The game of `moves` (in the game's notation) under `rules` with `seats`, as it was left.
+    ///
+    /// # Errors
+    /// The first move that does not read or cannot be played, with its number.
+    pub fn resume(rules: R, seats: [Seat; 2], moves: &[String]) -> Result<Session<R>, String> {
+        let (moves, positions) = replayed(rules, moves)?;
+        Ok(Session { moves, positions, ..Session::new(rules, seats) })
     }
 
     /// The rules.

@@ -197,3 +197,25 @@ fn table_work_crosses_as_json_and_refuses_a_game_that_does_not_replay() {
     let unreadable = Setup::Kalah(KalahSetup::default()).run(&["seven".into()], TableFind::Hints);
     assert_eq!(unreadable.unwrap_err(), "move 1: `seven` is not a Kalah move");
 }
+
+#[test]
+fn a_saved_table_game_resumes_as_it_was_and_a_bad_level_is_refused() {
+    let mut session = Session::new(GoramiSetup::Hexagon, [Seat::Engine(4), Seat::Person]);
+    drive_until(&mut session, Session::person_to_move);
+    let screen = TableScreen::Gorami(gorami_view::GoramiScreen::resume(
+        session,
+        view::SeatChoice::of([Seat::Engine(4), Seat::Person]),
+    ));
+    let saved = screen.save();
+    assert_eq!(
+        (saved.setup, saved.engines, saved.moves.len()),
+        (Setup::Gorami(GoramiSetup::Hexagon), [Some(4), None], 1)
+    );
+    let crossed: SavedTable = serde_json::from_str(&serde_json::to_string(&saved).unwrap()).unwrap();
+    let TableScreen::Gorami(resumed) = TableScreen::restore(&crossed).unwrap() else { panic!("GORami") };
+    assert_eq!(resumed.session.moves().len(), 1);
+    assert_eq!(resumed.choice, view::SeatChoice { opponent: Some(4), person_first: false });
+    assert!(resumed.session.person_to_move());
+    let bad = SavedTable { engines: [Some(9), None], ..saved };
+    assert_eq!(TableScreen::restore(&bad).unwrap_err(), "level 9 is not a level (1-5)");
+}

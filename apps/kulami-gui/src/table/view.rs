@@ -24,6 +24,17 @@ impl Default for SeatChoice {
 }
 
 impl SeatChoice {
+    /// The choice that gives `seats` (two engines, which the app never seats, as the default).
+    #[must_use]
+    pub fn of(seats: [Seat; 2]) -> SeatChoice {
+        match seats {
+            [Seat::Person, Seat::Person] => SeatChoice { opponent: None, person_first: true },
+            [Seat::Person, Seat::Engine(level)] => SeatChoice { opponent: Some(level), person_first: true },
+            [Seat::Engine(level), Seat::Person] => SeatChoice { opponent: Some(level), person_first: false },
+            [Seat::Engine(_), Seat::Engine(_)] => SeatChoice::default(),
+        }
+    }
+
     /// The seats, the first mover's first.
     #[must_use]
     pub fn seats(self) -> [Seat; 2] {
@@ -181,6 +192,12 @@ pub struct Shown {
 }
 
 impl Shown {
+    /// Every one of `moves` moves already shown (a game resumed).
+    #[must_use]
+    pub fn all(moves: usize) -> Shown {
+        Shown { count: moves, since: None }
+    }
+
     /// Whether a game of `moves` moves has one not yet shown.
     #[must_use]
     pub fn behind(&self, moves: usize) -> bool {
