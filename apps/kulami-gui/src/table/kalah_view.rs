@@ -204,18 +204,7 @@ fn board(
                 egui::StrokeKind::Outside,
             );
         }
-        let number = if side == Side::North {
-            area.center_top() - Vec2::new(0.0, cell * 0.12)
-        } else {
-            area.center_bottom() + Vec2::new(0.0, cell * 0.12)
-        };
-        painter.text(
-            number,
-            egui::Align2::CENTER_CENTER,
-            pit.to_string(),
-            egui::FontId::proportional(cell * 0.16),
-            Color32::GRAY,
-        );
+        caption(&painter, area, side, &pit.to_string(), cell * 0.12);
         let playable = person && mover == Some(side) && seeds > 0;
         let response = ui.interact(
             area.intersect(ui.clip_rect()),
@@ -236,22 +225,21 @@ fn board(
             clicked = Some(pit);
         }
     }
-    for (side, hole) in [(Side::North, Hole::Store(Side::North)), (Side::South, Hole::Store(Side::South))] {
-        let area = place(hole);
-        let at = if side == Side::North {
-            area.center_top() - Vec2::new(0.0, cell * 0.15)
-        } else {
-            area.center_bottom() + Vec2::new(0.0, cell * 0.15)
-        };
-        painter.text(
-            at,
-            egui::Align2::CENTER_CENTER,
-            side.to_string(),
-            egui::FontId::proportional(cell * 0.16),
-            Color32::GRAY,
-        );
+    for side in [Side::North, Side::South] {
+        caption(&painter, place(Hole::Store(side)), side, &side.to_string(), cell * 0.15);
     }
     clicked
+}
+
+/// `text` just outside `area` on `side`'s edge of the board (North's above, South's below),
+/// `gap` away from it.
+fn caption(painter: &egui::Painter, area: Rect, side: Side, text: &str, gap: f32) {
+    let at = match side {
+        Side::North => area.center_top() - Vec2::new(0.0, gap),
+        Side::South => area.center_bottom() + Vec2::new(0.0, gap),
+    };
+    let size = area.width().min(area.height()) * 0.19;
+    painter.text(at, egui::Align2::CENTER_CENTER, text, egui::FontId::proportional(size), Color32::GRAY);
 }
 
 fn seeds_in(position: &Position, hole: Hole) -> u8 {
