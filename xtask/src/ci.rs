@@ -57,9 +57,10 @@ pub fn run(no_postgres: bool) -> anyhow::Result<()> {
 }
 
 /// Removes the copies of our libraries that an earlier `cargo package` unpacked into Cargo's
-/// home from its local registry of the packages (`registry/src/-HASH/NAME-VERSION`). Cargo never
-/// unpacks a registry crate twice, so one verified against a library would build against an old
-/// copy of it (a new module missing) rather than the one just packaged.
+/// home from its local registry of the packages (a folder per crate and version, in a registry
+/// folder whose name starts with a dash, beside crates.io's). Cargo never unpacks a registry
+/// crate twice, so one verified against a library would build against an old copy of it (a new
+/// module missing) rather than the one just packaged.
 fn forget_unpacked_libraries(libraries: &[&str]) -> anyhow::Result<()> {
     let home = std::env::var_os("CARGO_HOME")
         .map(std::path::PathBuf::from)
