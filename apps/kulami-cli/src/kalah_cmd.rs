@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
+use kalah::endgame::EndgameTable;
 use kalah::{Capture, End, Move, Position, Rules, Side};
 use serde_json::json;
 
@@ -88,7 +89,18 @@ pub struct SolveArgs {
     /// The solver's table in MiB.
     #[arg(long, default_value_t = 1024)]
     table_mb: usize,
+    /// Build the endgame database of every position with up to this many seeds in the pits
+    /// before the search (one byte a position, at most 16 GiB); without it the search fills a
+    /// small one as it goes.
+    #[arg(long, value_name = "SEEDS")]
+    endgame_seeds: Option<u8>,
+    /// Threads that build the endgame database.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
 }
+
+/// The largest endgame database `kulami kalah solve --endgame-seeds` builds.
+const ENDGAME_BYTES_AT_MOST: u64 = 16 << 30;
 
 /// Runs a `kulami kalah` command.
 pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
@@ -101,7 +113,27 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
         KalahCommand::Solve(args) => {
             let position = args.game.position()?;
             let start = Instant::now();
-            let solution = kalah::search::solve(&position, args.table_mb);
+            let solution = match args.endgame_seeds {
+                Some(seeds) => {
+                    let rules = position.rules();
+                    // More seeds than the game has would only cost memory.
+                    let seeds = seeds.min(2 * rules.pits() * rules.seeds());
+                    let bytes = EndgameTable::bytes(rules, seeds);
+                    if bytes > ENDGAME_BYTES_AT_MOST {
+                        anyhow::bail!(
+                            "--endgame-seeds {seeds}: that database takes {:.1} GiB, more than the {} GiB allowed",
+                            bytes as f64 / f64::from(1 << 30),
+                            ENDGAME_BYTES_AT_MOST >> 30
+                        );
+                    }
+                    let endgame = EndgameTable::filled(rules, seeds, args.threads.max(1));
+                    if !args.json {
+                        outln!("endgame database to {seeds} seeds built in {:.2} s", start.elapsed().as_secs_f64());
+                    }
+                    kalah::search::solve_with(&position, args.table_mb, std::sync::Arc::new(endgame))
+                }
+                None => kalah::search::solve(&position, args.table_mb),
+            };
             let end = position.replay(&solution.line).context("the solver's line")?;
             let value = end.margin();
             let best: Vec<serde_json::Value> = solution

@@ -425,6 +425,10 @@ fn kalah_perft_and_solve_follow_formats_md() {
     let empty =
         json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving", "--json"]);
     assert_eq!(empty["value"], 8);
+    // The same with the endgame database built up front, on two threads.
+    let args = ["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving"];
+    let built = json(&[&args[..], &["--endgame-seeds", "14", "--threads", "2", "--json"]].concat());
+    assert_eq!(built["value"], 8);
     let standard = json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--end", "irving", "--json"]);
     assert_eq!(standard, json!({"value": 6, "best": [2, 3]}));
     // After South's opening with the pie rule, North's best turn may be the swap.
@@ -446,6 +450,7 @@ fn kalah_bad_input_is_one_line_and_a_failure() {
         fails(&["kalah", "solve", "--pits", "2", "--seeds", "1", "--moves", "2 1 2 1"], 1).contains("the game is over")
     );
     assert!(fails(&["kalah", "perft", "--depth", "1", "--moves", "1 x"], 1).contains("`x` is not a move"));
+    assert!(fails(&["kalah", "solve", "--endgame-seeds", "40"], 1).contains("--endgame-seeds 40: that database takes"));
     assert!(fails(&["kalah", "perft", "--depth", "1", "--pits", "7"], 1).contains("7 pits a side"));
     assert!(fails(&["kalah", "perft", "--depth", "1", "--capture", "both"], 2).contains("not a capture rule"));
 }

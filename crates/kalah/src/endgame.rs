@@ -1,16 +1,19 @@
-//! An endgame database built on the fly: the exact value of every position with few seeds left
-//! in the pits, kept once found. A position's future does not depend on its stores (the rules
-//! never take a seed out of one), so one entry serves every store count: the value kept is the
-//! margin the side to move still gains from here.
+//! An endgame database: the exact value of every position with few seeds left in the pits.
+//! A position's future does not depend on its stores (the rules never take a seed out of one),
+//! and the rules treat both sides alike past the pie rule's opening, so one entry serves every
+//! store count and either side to move: the value kept is the margin the side to move still
+//! gains from here.
 //!
 //! Positions with `k` seeds in their 2m pits are ranked in the combinatorial number system (the
-//! seeds and the m * 2 - 1 walls between pits as a word of stars and bars), one array per `k`.
-//! Sowings that reach no store and capture nothing keep `k`, but they move every seed sown
-//! toward its own side's store, so looking values up while filling them in never goes round.
+//! seeds and the m * 2 - 1 walls between pits as a word of stars and bars, the mover's pits
+//! first), one array per `k`. Entries are found on demand and kept ([`EndgameTable::new`]), or
+//! all of them up front, level by level on several threads ([`EndgameTable::filled`]). Sowings
+//! that reach no store and capture nothing keep `k`, but they move every seed sown toward its
+//! own side's store, so looking values up while filling them in never goes round.
 
-use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering::Relaxed};
 
-use crate::{Position, Rules};
+use crate::{Move, Position, Rules, Side};
 
 /// What an entry holds before its value is known.
 const UNKNOWN: i8 = i8::MIN;
@@ -21,22 +24,61 @@ pub struct EndgameTable {
     rules: Rules,
     max_seeds: u8,
     /// `binomial[n][r]`, for ranking.
-    binomial: Vec<Vec<u64>>,
-    /// For each seed count in the pits, two entries (South, North to move) per ranked position.
+    binomial: Vec<[u64; BINOMIAL_COLUMNS]>,
+    /// For each seed count in the pits, one entry per ranked position (the side to move's pits
+    /// first).
     levels: Vec<Vec<AtomicI8>>,
 }
 
 impl EndgameTable {
     /// An empty database for `rules` and positions with at most `max_seeds` seeds in the pits
-    /// (it takes about [`EndgameTable::bytes`] of memory).
+    /// (it takes about [`EndgameTable::bytes`] of memory), filled as it is asked.
     #[must_use]
     pub fn new(rules: Rules, max_seeds: u8) -> EndgameTable {
         let binomial = binomials(usize::from(max_seeds) + 2 * usize::from(rules.pits()));
         let walls = 2 * usize::from(rules.pits()) - 1;
         let levels = (0..=usize::from(max_seeds))
-            .map(|seeds| (0..2 * binomial[seeds + walls][walls]).map(|_| AtomicI8::new(UNKNOWN)).collect())
+            .map(|seeds| (0..binomial[seeds + walls][walls]).map(|_| AtomicI8::new(UNKNOWN)).collect())
             .collect();
         EndgameTable { rules, max_seeds, binomial, levels }
+    }
+
+    /// The whole database, every entry found before it is returned, level by level from the
+    /// fewest seeds up, each level shared out among `threads` threads (one: this thread alone).
+    #[must_use]
+    pub fn filled(rules: Rules, max_seeds: u8, threads: usize) -> EndgameTable {
+        let table = EndgameTable::new(rules, max_seeds);
+        for seeds in 0..=max_seeds {
+            let level = &table.levels[usize::from(seeds)];
+            let next_block = AtomicUsize::new(0);
+            let fill_blocks = || {
+                loop {
+                    let start = next_block.fetch_add(FILL_BLOCK, Relaxed);
+                    if start >= level.len() {
+                        break;
+                    }
+                    let block = level.iter().enumerate().skip(start).take(FILL_BLOCK);
+                    for (rank, entry) in block {
+                        if entry.load(Relaxed) == UNKNOWN {
+                            let position = table.unrank(seeds, rank);
+                            if !position.is_over() {
+                                table.value(&position);
+                            }
+                        }
+                    }
+                }
+            };
+            if threads <= 1 {
+                fill_blocks();
+            } else {
+                std::thread::scope(|scope| {
+                    for _ in 0..threads {
+                        scope.spawn(fill_blocks);
+                    }
+                });
+            }
+        }
+        table
     }
 
     /// The memory a database for `rules` up to `max_seeds` takes, in bytes.
@@ -44,7 +86,7 @@ impl EndgameTable {
     pub fn bytes(rules: Rules, max_seeds: u8) -> u64 {
         let walls = 2 * usize::from(rules.pits()) - 1;
         let binomial = binomials(usize::from(max_seeds) + walls + 1);
-        (0..=usize::from(max_seeds)).map(|seeds| 2 * binomial[seeds + walls][walls]).sum()
+        (0..=usize::from(max_seeds)).map(|seeds| binomial[seeds + walls][walls]).sum()
     }
 
     /// The largest seed count whose database fits in `bytes`.
@@ -52,6 +94,12 @@ impl EndgameTable {
     pub fn seeds_within(rules: Rules, bytes: u64) -> u8 {
         let all_seeds = 2 * rules.pits() * rules.seeds();
         (0..=all_seeds.min(100)).take_while(|&seeds| EndgameTable::bytes(rules, seeds) <= bytes).last().unwrap_or(0)
+    }
+
+    /// The most seeds in the pits of the positions it covers.
+    #[must_use]
+    pub fn max_seeds(&self) -> u8 {
+        self.max_seeds
     }
 
     /// The margin the side to move still gains under perfect play, if `position` is one the
@@ -66,23 +114,24 @@ impl EndgameTable {
         covered.then(|| i32::from(self.value(position)))
     }
 
+    /// Every seed not in a store (the rules never add or remove one).
     fn seeds_in_pits(&self, position: &Position) -> u32 {
-        let m = usize::from(self.rules.pits());
-        position.board[..m].iter().chain(&position.board[m + 1..=2 * m]).map(|&seeds| u32::from(seeds)).sum()
+        let all = 2 * u32::from(self.rules.pits()) * u32::from(self.rules.seeds());
+        all - u32::from(position.store(Side::South)) - u32::from(position.store(Side::North))
     }
 
     /// The entry of a covered position that is not over, found and kept if it was unknown.
     fn value(&self, position: &Position) -> i8 {
         let Some(side) = position.to_move else { return 0 };
-        let entry = &self.levels[self.seeds_in_pits(position) as usize][self.rank(position) * 2 + side.index()];
+        let entry = &self.levels[self.seeds_in_pits(position) as usize][self.rank(position, side)];
         let known = entry.load(Relaxed);
         if known != UNKNOWN {
             return known;
         }
         let mut best = i32::MIN;
-        for mv in position.legal_moves() {
+        for pit in 1..=self.rules.pits() {
             let mut next = *position;
-            if next.play(mv).is_err() {
+            if next.play(Move::Pit(pit)).is_err() {
                 continue;
             }
             let gained = next.margin_for(side) - position.margin_for(side);
@@ -99,27 +148,78 @@ impl EndgameTable {
         value
     }
 
+    /// The pits in ranking order: the side to move's 1..m, then the other side's.
+    fn ranked_pits(&self, side: Side) -> impl Iterator<Item = usize> {
+        let m = usize::from(self.rules.pits());
+        let (own, other) = match side {
+            Side::South => (0, m + 1),
+            Side::North => (m + 1, 0),
+        };
+        (own..own + m).chain(other..other + m)
+    }
+
     /// The position's index among those with as many seeds in the pits: the walls' places in the
     /// word of seeds and walls, ranked as a combination.
-    fn rank(&self, position: &Position) -> usize {
-        let m = usize::from(self.rules.pits());
-        let pits = position.board[..m].iter().chain(&position.board[m + 1..2 * m]);
+    fn rank(&self, position: &Position, side: Side) -> usize {
+        let walls = 2 * usize::from(self.rules.pits()) - 1;
         let mut seeds_before = 0;
         let mut rank = 0;
-        for (wall, &seeds) in pits.enumerate() {
-            seeds_before += usize::from(seeds);
+        for (wall, index) in self.ranked_pits(side).take(walls).enumerate() {
+            seeds_before += usize::from(position.board[index]);
             rank += self.binomial[seeds_before + wall][wall + 1];
         }
         rank as usize
     }
+
+    /// The position of `seeds` seeds in the pits with that rank, South to move; over already if
+    /// the rules end the game there.
+    fn unrank(&self, seeds: u8, rank: usize) -> Position {
+        let walls = 2 * usize::from(self.rules.pits()) - 1;
+        let mut left = rank as u64;
+        // The walls' places in the word, from the last wall down: each the highest place whose
+        // binomial still fits in what is left of the rank.
+        let mut places = [0usize; 2 * crate::MAX_PITS as usize];
+        let mut place = usize::from(seeds) + walls;
+        for wall in (0..walls).rev() {
+            place -= 1;
+            while self.binomial[place][wall + 1] > left {
+                place -= 1;
+            }
+            left -= self.binomial[place][wall + 1];
+            places[wall] = place;
+        }
+        let mut position = Position::start(self.rules);
+        position.opening = false;
+        // The seeds not in the pits are in a store (South's), as in any position of these rules.
+        let all = 2 * self.rules.pits() * self.rules.seeds();
+        position.board[usize::from(self.rules.pits())] = all - seeds;
+        let mut previous_end = 0;
+        for (wall, index) in self.ranked_pits(Side::South).enumerate() {
+            let end = if wall < walls { places[wall] } else { usize::from(seeds) + walls };
+            // The seeds between the previous wall and this one (they are at least one place apart
+            // after the first).
+            position.board[index] = (end - previous_end) as u8;
+            previous_end = end + 1;
+        }
+        if position.game_ends(Side::South) {
+            position.to_move = None;
+        }
+        position
+    }
 }
 
-/// Pascal's triangle up to `n`.
-fn binomials(n: usize) -> Vec<Vec<u64>> {
-    let mut rows = vec![vec![0u64; n + 1]; n + 1];
+/// Ranks a level's threads take at a time while filling it.
+const FILL_BLOCK: usize = 1 << 14;
+
+/// Columns of the binomials kept: ranks choose at most the 2m - 1 walls of six pits a side.
+const BINOMIAL_COLUMNS: usize = 2 * crate::MAX_PITS as usize;
+
+/// Pascal's triangle up to row `n`, its first [`BINOMIAL_COLUMNS`] columns.
+fn binomials(n: usize) -> Vec<[u64; BINOMIAL_COLUMNS]> {
+    let mut rows = vec![[0u64; BINOMIAL_COLUMNS]; n + 1];
     for row in 0..=n {
         rows[row][0] = 1;
-        for column in 1..=row {
+        for column in 1..=row.min(BINOMIAL_COLUMNS - 1) {
             rows[row][column] = rows[row - 1][column - 1] + rows[row - 1][column];
         }
     }
@@ -142,14 +242,21 @@ mod tests {
                 for b in 0..=seeds - a {
                     for c in 0..=seeds - a - b {
                         let mut position = Position::start(rules);
-                        position.board[..6].copy_from_slice(&[a, b, 0, c, seeds - a - b - c, 0]);
-                        ranks.push(table.rank(&position));
+                        position.board[..6].copy_from_slice(&[a, b, 12 - seeds, c, seeds - a - b - c, 0]);
+                        let rank = table.rank(&position, Side::South);
+                        assert_eq!(table.unrank(seeds, rank).board, position.board);
+                        // The same pits with the sides changed and North to move: the same entry.
+                        let mut mirrored = position;
+                        mirrored.board[..3].copy_from_slice(&position.board[3..6]);
+                        mirrored.board[3..6].copy_from_slice(&position.board[..3]);
+                        assert_eq!(table.rank(&mirrored, Side::North), rank);
+                        ranks.push(rank);
                     }
                 }
             }
             ranks.sort_unstable();
             assert_eq!(ranks, (0..ranks.len()).collect::<Vec<_>>(), "{seeds} seeds");
-            assert_eq!(table.levels[usize::from(seeds)].len(), 2 * ranks.len());
+            assert_eq!(table.levels[usize::from(seeds)].len(), ranks.len());
         }
     }
 
@@ -168,8 +275,34 @@ mod tests {
             }
         }
         let rules = Rules::new(6, 4).unwrap();
-        assert_eq!(EndgameTable::bytes(rules, 0), 2);
+        assert_eq!(EndgameTable::bytes(rules, 0), 1);
+        assert_eq!(EndgameTable::bytes(rules, 2), 1 + 12 + 78);
         assert!(EndgameTable::seeds_within(rules, 64 << 20) >= 12);
         assert!(EndgameTable::new(rules, 4).future_margin(&Position::start(rules)).is_none(), "48 seeds");
+    }
+
+    #[test]
+    fn a_database_filled_up_front_holds_what_one_filled_on_demand_finds() {
+        for capture in [Capture::Standard, Capture::Empty] {
+            for end in [End::Irving, End::Site] {
+                let rules = Rules::new(3, 3).unwrap().with_capture(capture).with_end(end);
+                let filled = EndgameTable::filled(rules, 9, 2);
+                let on_demand = EndgameTable::new(rules, 9);
+                let mut live = 0;
+                for (seeds, level) in filled.levels.iter().enumerate() {
+                    for (rank, entry) in level.iter().enumerate() {
+                        let position = filled.unrank(seeds as u8, rank);
+                        let value = entry.load(Relaxed);
+                        if position.is_over() {
+                            assert_eq!(value, UNKNOWN, "a position that is over has no entry");
+                        } else {
+                            live += 1;
+                            assert_eq!(i32::from(value), on_demand.future_margin(&position).unwrap(), "{position:?}");
+                        }
+                    }
+                }
+                assert!(live > 1000, "{live} positions: {rules:?}");
+            }
+        }
     }
 }

@@ -402,10 +402,7 @@ impl Position {
         // The pie rule's swap opens when South's opening turn is over, for North's first move.
         self.swap_open = self.opening && !again && self.rules.pie;
         self.opening &= again;
-        let ended = match self.rules.end {
-            End::Irving => self.side_is_empty(Side::South) || self.side_is_empty(Side::North),
-            End::Site => self.side_is_empty(next),
-        };
+        let ended = self.game_ends(next);
         if ended {
             for side in [Side::South, Side::North] {
                 let pits = self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits);
@@ -461,7 +458,7 @@ impl Position {
         let skipped = self.store_index(side.other());
         let mut at = start;
         while seeds > 0 {
-            at = (at + 1) % cells;
+            at = if at + 1 == cells { 0 } else { at + 1 };
             if at != skipped {
                 self.board[at] += 1;
                 dropped(at);
@@ -510,6 +507,14 @@ impl Position {
 
     fn owns(&self, side: Side, index: usize) -> bool {
         (self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits)).contains(&index)
+    }
+
+    /// Whether the rules end the game here, with `next` to move.
+    fn game_ends(&self, next: Side) -> bool {
+        match self.rules.end {
+            End::Irving => self.side_is_empty(Side::South) || self.side_is_empty(Side::North),
+            End::Site => self.side_is_empty(next),
+        }
     }
 
     fn side_is_empty(&self, side: Side) -> bool {

@@ -260,7 +260,14 @@ pub const ENDGAME_SEEDS: u8 = 14;
 pub fn solve(position: &Position, table_megabytes: usize) -> Solution {
     let rules = position.rules;
     let seeds = EndgameTable::seeds_within(rules, (table_megabytes as u64) << 18).min(ENDGAME_SEEDS);
-    let game = KalahGame::new(*position).with_endgame(Arc::new(EndgameTable::new(rules, seeds)));
+    solve_with(position, table_megabytes, Arc::new(EndgameTable::new(rules, seeds)))
+}
+
+/// Solves `position` with a table of about `table_megabytes` MiB and `endgame` for the
+/// positions it covers (for instance one [`EndgameTable::filled`] up front).
+#[must_use]
+pub fn solve_with(position: &Position, table_megabytes: usize, endgame: Arc<EndgameTable>) -> Solution {
+    let game = KalahGame::new(*position).with_endgame(endgame);
     let solved = Solver::new(table_megabytes).solve(&game);
     let value = if game.mover() == 0 { solved.value } else { -solved.value };
     let mut walk = game;
