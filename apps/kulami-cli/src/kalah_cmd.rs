@@ -94,7 +94,7 @@ pub struct SolveArgs {
     /// small one as it goes.
     #[arg(long, value_name = "SEEDS")]
     endgame_seeds: Option<u8>,
-    /// Threads that build the endgame database.
+    /// Threads of the search and of the endgame database's building.
     #[arg(long, default_value_t = 2)]
     threads: usize,
 }
@@ -126,13 +126,13 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
                             ENDGAME_BYTES_AT_MOST >> 30
                         );
                     }
-                    let endgame = EndgameTable::filled(rules, seeds, args.threads.max(1));
+                    let endgame = EndgameTable::filled(rules, seeds, args.threads);
                     if !args.json {
                         outln!("endgame database to {seeds} seeds built in {:.2} s", start.elapsed().as_secs_f64());
                     }
-                    kalah::search::solve_with(&position, args.table_mb, std::sync::Arc::new(endgame))
+                    kalah::search::solve_with(&position, args.table_mb, args.threads, std::sync::Arc::new(endgame))
                 }
-                None => kalah::search::solve(&position, args.table_mb),
+                None => kalah::search::solve(&position, args.table_mb, args.threads),
             };
             let end = position.replay(&solution.line).context("the solver's line")?;
             let value = end.margin();

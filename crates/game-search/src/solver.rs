@@ -5,12 +5,13 @@
 //! [`Searcher`](crate::Searcher) solves too, but through its depth schedule, which needs
 //! [`SearchGame::moves_left_at_most`] to be tight.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use web_time::{Duration, Instant};
 
 use crate::game::SearchGame;
-use crate::search::INFINITY;
-use crate::search::alphabeta::seen_by;
 use crate::search::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE, TranspositionTable};
+use crate::search::{Claims, INFINITY, alphabeta::seen_by};
 
 /// The exact value of a position, and a line that keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub struct Solved<M> {
     /// A line of perfect play to the end of the game, starting with the best move (empty if the
     /// game is over).
     pub line: Vec<M>,
-    /// Positions visited.
+    /// Positions visited, over all threads.
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
@@ -31,35 +32,45 @@ pub struct Solved<M> {
 #[derive(Debug)]
 pub struct Solver {
     table: TranspositionTable,
+    threads: usize,
     nodes: u64,
-    /// A move list for each depth below the root, reused (orders and packed moves).
-    buffers: Vec<Vec<(i32, u16)>>,
 }
 
 impl Solver {
-    /// A solver with a table of about `table_megabytes` MiB.
+    /// A solver with a table of about `table_megabytes` MiB, searching on `threads` threads
+    /// (one: this thread alone). The threads share the table and every null-window search;
+    /// a position one thread is searching is left by the others for later (simplified
+    /// ABDADA), so that they split the tree.
     #[must_use]
-    pub fn new(table_megabytes: usize) -> Solver {
-        Solver { table: TranspositionTable::new(table_megabytes), nodes: 0, buffers: Vec::new() }
+    pub fn new(table_megabytes: usize, threads: usize) -> Solver {
+        Solver { table: TranspositionTable::new(table_megabytes), threads: threads.max(1), nodes: 0 }
     }
 
     /// The exact value of `game` and a line of perfect play.
     pub fn solve<G: SearchGame>(&mut self, game: &G) -> Solved<G::Move> {
+        self.solve_from(game, 0)
+    }
+
+    /// The same, starting from `guess`, a value expected near the true one (a depth-limited
+    /// search's, say): every step of the value away from the guess costs one more null-window
+    /// search of the whole game.
+    pub fn solve_from<G: SearchGame>(&mut self, game: &G, guess: i32) -> Solved<G::Move> {
         let start = Instant::now();
         self.nodes = 0;
         let mut game = game.clone();
-        let value = self.value(&mut game);
+        let value = self.value(&mut game, guess);
         let line = self.line(&mut game, value);
         Solved { value, line, nodes: self.nodes, time: start.elapsed() }
     }
 
-    /// MTD(f): null-window searches around the latest bound until the two bounds meet.
-    fn value<G: SearchGame>(&mut self, game: &mut G) -> i32 {
+    /// MTD(f): null-window searches around the latest bound, from `guess`, until the two
+    /// bounds meet.
+    fn value<G: SearchGame>(&mut self, game: &mut G, guess: i32) -> i32 {
         let (mut lower, mut upper) = game.value_bounds().unwrap_or((-INFINITY, INFINITY));
-        let mut guess = 0.clamp(lower, upper);
+        let mut guess = guess.clamp(lower, upper);
         while lower < upper {
             let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.search(game, beta - 1, beta, 0);
+            guess = self.null_window(game, beta);
             if guess < beta {
                 upper = guess;
             } else {
@@ -67,6 +78,33 @@ impl Solver {
             }
         }
         lower
+    }
+
+    /// One null-window search at `beta` on every thread: the first thread's answer, the others
+    /// stopped once it has one.
+    fn null_window<G: SearchGame>(&mut self, game: &G, beta: i32) -> i32 {
+        let claims = (self.threads > 1).then(Claims::new);
+        let stop = AtomicBool::new(false);
+        let (table, claims, stop) = (&self.table, claims.as_ref(), &stop);
+        let (value, nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    let mut game = game.clone();
+                    scope.spawn(move || {
+                        let mut worker = Worker::new(table, claims, Some(stop));
+                        worker.search(&mut game, beta - 1, beta, 0);
+                        worker.nodes
+                    })
+                })
+                .collect();
+            let mut worker = Worker::new(table, claims, None);
+            let value = worker.search(&mut game.clone(), beta - 1, beta, 0);
+            stop.store(true, Relaxed);
+            let helped: u64 = helpers.into_iter().map(|helper| helper.join().unwrap_or(0)).sum();
+            (value, worker.nodes + helped)
+        });
+        self.nodes += nodes;
+        value
     }
 
     /// The moves of perfect play from `game`, whose exact value is `value`: at each step the
@@ -80,7 +118,8 @@ impl Solver {
             moves.sort_by_key(|&mv| G::pack(mv) != stored);
             let kept = moves.into_iter().find(|&mv| {
                 game.play(mv);
-                let reached = self.value(game);
+                // The value, if this move keeps it, seen from the position reached.
+                let reached = self.value(game, seen_by(game, mover, value));
                 let reached = seen_by(game, mover, reached);
                 game.undo();
                 reached == value
@@ -95,11 +134,38 @@ impl Solver {
         }
         line
     }
+}
+
+/// One thread's search: the shared table, and its own counts and move lists.
+struct Worker<'a> {
+    table: &'a TranspositionTable,
+    claims: Option<&'a Claims>,
+    /// Set when a helper's answer is no longer wanted; the first thread has none.
+    stop: Option<&'a AtomicBool>,
+    stopped: bool,
+    nodes: u64,
+    /// A move list for each depth below the root, reused (orders and packed moves).
+    buffers: Vec<Vec<(i32, u16)>>,
+}
+
+/// The order of a move another thread was searching, for the second round over a node's moves.
+const DEFERRED: i32 = i32::MIN;
+
+impl<'a> Worker<'a> {
+    fn new(table: &'a TranspositionTable, claims: Option<&'a Claims>, stop: Option<&'a AtomicBool>) -> Worker<'a> {
+        Worker { table, claims, stop, stopped: false, nodes: 0, buffers: Vec::new() }
+    }
 
     /// Fail-soft alpha-beta to the end of the game: the value if it lies inside `(alpha, beta)`,
-    /// else a bound on the side it fell.
+    /// else a bound on the side it fell. A stopped helper returns at once, storing nothing.
     fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
+        if let Some(stop) = self.stop
+            && stop.load(Relaxed)
+        {
+            self.stopped = true;
+            return 0;
+        }
         if let Some(value) = game.terminal_value().or_else(|| game.known_value()) {
             return value;
         }
@@ -137,21 +203,53 @@ impl Solver {
         moves.sort_unstable_by_key(|&(order, _)| std::cmp::Reverse(order));
         let mover = game.mover();
         let (mut best_value, mut best_move) = (-INFINITY, NO_MOVE);
-        for &(_, packed) in &moves {
-            let Some(mv) = G::unpack(packed) else { continue };
-            game.play(mv);
-            let value = if game.mover() == mover {
-                self.search(game, alpha, beta, ply + 1)
-            } else {
-                -self.search(game, -beta, -alpha, ply + 1)
-            };
-            game.undo();
-            if value > best_value {
-                (best_value, best_move) = (value, packed);
-                alpha = alpha.max(value);
-                if alpha >= beta {
-                    break;
+        let mut deferred = false;
+        'rounds: for round in 0..2 {
+            for index in 0..moves.len() {
+                let (order, packed) = moves[index];
+                if round == 1 && order != DEFERRED {
+                    continue;
                 }
+                let Some(mv) = G::unpack(packed) else { continue };
+                game.play(mv);
+                // Past the first move, a position another thread is searching waits for the
+                // second round, when its value may be in the table.
+                let claimed = match self.claims {
+                    Some(claims) if round == 0 && index > 0 => {
+                        let key = game.hash();
+                        if !claims.claim(key) {
+                            game.undo();
+                            moves[index].0 = DEFERRED;
+                            deferred = true;
+                            continue;
+                        }
+                        Some((claims, key))
+                    }
+                    _ => None,
+                };
+                let value = if game.mover() == mover {
+                    self.search(game, alpha, beta, ply + 1)
+                } else {
+                    -self.search(game, -beta, -alpha, ply + 1)
+                };
+                if let Some((claims, key)) = claimed {
+                    claims.release(key);
+                }
+                game.undo();
+                if self.stopped {
+                    self.buffers[ply] = moves;
+                    return 0;
+                }
+                if value > best_value {
+                    (best_value, best_move) = (value, packed);
+                    alpha = alpha.max(value);
+                    if alpha >= beta {
+                        break 'rounds;
+                    }
+                }
+            }
+            if !deferred {
+                break;
             }
         }
         self.buffers[ply] = moves;
@@ -175,15 +273,17 @@ mod tests {
 
     #[test]
     fn the_solver_agrees_with_minimax_and_its_line_keeps_the_value() {
-        let mut solver = Solver::new(1);
-        for counters in 0..=13 {
-            let mut game = Nim::new(counters);
-            let solved = solver.solve(&game);
-            assert_eq!(solved.value, minimax(&mut game), "a pile of {counters}");
-            for &mv in &solved.line {
-                game.play(mv);
+        for threads in [1, 2] {
+            let mut solver = Solver::new(1, threads);
+            for counters in 0..=13 {
+                let mut game = Nim::new(counters);
+                let solved = solver.solve_from(&game, i32::from(counters % 3) - 1);
+                assert_eq!(solved.value, minimax(&mut game), "a pile of {counters}, {threads} threads");
+                for &mv in &solved.line {
+                    game.play(mv);
+                }
+                assert!(game.terminal_value().is_some(), "the line from {counters} ends the game");
             }
-            assert!(game.terminal_value().is_some(), "the line from {counters} ends the game");
         }
     }
 }

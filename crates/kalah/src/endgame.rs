@@ -268,7 +268,7 @@ mod tests {
                 let table = EndgameTable::new(rules, 12);
                 let position = Position::start(rules).replay(&parse_moves("1").unwrap()).unwrap();
                 let side = position.to_move().unwrap();
-                let solved = crate::search::solve(&position, 1).value;
+                let solved = crate::search::solve(&position, 1, 1).value;
                 // The solver's value is the first mover's (South's) margin; North is to move.
                 let from_north = table.future_margin(&position).unwrap() + position.margin_for(side);
                 assert_eq!(-from_north, solved, "{rules:?}");

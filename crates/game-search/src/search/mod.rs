@@ -133,7 +133,7 @@ pub(crate) struct Claims {
 impl Claims {
     const SLOTS: usize = 1 << 15;
 
-    fn new() -> Claims {
+    pub(crate) fn new() -> Claims {
         Claims { slots: (0..Claims::SLOTS).map(|_| AtomicU64::new(0)).collect() }
     }
 
