@@ -57,14 +57,13 @@ impl EndgameTable {
                     if start >= level.len() {
                         break;
                     }
-                    let block = level.iter().enumerate().skip(start).take(FILL_BLOCK);
-                    for (rank, entry) in block {
-                        if entry.load(Relaxed) == UNKNOWN {
-                            let position = table.unrank(seeds, rank);
-                            if !position.is_over() {
-                                table.value(&position);
-                            }
+                    // The block's first position, then each next one from the one before.
+                    let mut position = table.unrank(seeds, start);
+                    for entry in level.iter().skip(start).take(FILL_BLOCK) {
+                        if entry.load(Relaxed) == UNKNOWN && !position.is_over() {
+                            table.value(&position);
                         }
+                        table.advance(&mut position);
                     }
                 }
             };
@@ -171,6 +170,31 @@ impl EndgameTable {
         rank as usize
     }
 
+    /// Turns a position made by [`EndgameTable::unrank`] into the one of the next rank (the
+    /// last rank's into nothing in particular): the next combination of walls, which moves a
+    /// seed from the first non-empty pit after the first into the pit before it, and every seed
+    /// before that into it too.
+    fn advance(&self, position: &mut Position) {
+        let mut order = [0; 2 * crate::MAX_PITS as usize];
+        for (slot, index) in order.iter_mut().zip(self.ranked_pits(Side::South)) {
+            *slot = index;
+        }
+        let pits = &order[..2 * usize::from(self.rules.pits())];
+        let mut before = 0;
+        for next in 1..pits.len() {
+            before += position.board[pits[next - 1]];
+            if position.board[pits[next]] > 0 {
+                for &emptied in &pits[..next - 1] {
+                    position.board[emptied] = 0;
+                }
+                position.board[pits[next - 1]] = before + 1;
+                position.board[pits[next]] -= 1;
+                break;
+            }
+        }
+        position.to_move = (!position.game_ends(Side::South)).then_some(Side::South);
+    }
+
     /// The position of `seeds` seeds in the pits with that rank, South to move; over already if
     /// the rules end the game there.
     fn unrank(&self, seeds: u8, rank: usize) -> Position {
@@ -256,6 +280,11 @@ mod tests {
             }
             ranks.sort_unstable();
             assert_eq!(ranks, (0..ranks.len()).collect::<Vec<_>>(), "{seeds} seeds");
+            for rank in 1..ranks.len() {
+                let mut position = table.unrank(seeds, rank - 1);
+                table.advance(&mut position);
+                assert_eq!(position, table.unrank(seeds, rank), "{seeds} seeds, rank {rank}");
+            }
             assert_eq!(table.levels[usize::from(seeds)].len(), ranks.len());
         }
     }
