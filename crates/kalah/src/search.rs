@@ -261,9 +261,10 @@ pub struct Solution {
 }
 
 /// The most seeds in the pits that [`solve`]'s endgame database covers. It fills its entries by
-/// plain minimax, which beyond this costs more than the search it saves: Kalah(5,4) with the
-/// empty capture and Irving's end solves in 12.4 s without one, 6.6 s with 14 seeds, 9.8 s with
-/// 17 and 18.8 s with 20; Kalah(6,3) in 23 s, 15 s with 14 and 49 s with 18.
+/// plain minimax as the search reaches them, which beyond this costs more than the search it
+/// saves (measured on Kalah(5,4) and Kalah(6,3) with the empty capture and Irving's end); for
+/// the largest boards a bigger one built up front pays ([`EndgameTable::filled`], as
+/// `kulami kalah solve --endgame-seeds 17` does for Kalah(6,4)).
 pub const ENDGAME_SEEDS: u8 = 14;
 
 /// Solves `position` with a table of about `table_megabytes` MiB on `threads` threads, and an
