@@ -95,12 +95,6 @@ impl EndgameTable {
         (0..=all_seeds.min(100)).take_while(|&seeds| EndgameTable::bytes(rules, seeds) <= bytes).last().unwrap_or(0)
     }
 
-    /// The most seeds in the pits of the positions it covers.
-    #[must_use]
-    pub fn max_seeds(&self) -> u8 {
-        self.max_seeds
-    }
-
     /// The margin the side to move still gains under perfect play, if `position` is one the
     /// database covers: its rules, at most its seeds in the pits, and past the pie rule's opening.
     #[must_use]
@@ -171,28 +165,24 @@ impl EndgameTable {
     }
 
     /// Turns a position made by [`EndgameTable::unrank`] into the one of the next rank (the
-    /// last rank's into nothing in particular): the next combination of walls, which moves a
-    /// seed from the first non-empty pit after the first into the pit before it, and every seed
-    /// before that into it too.
+    /// last rank's into nothing in particular): the next combination of walls. The pits between
+    /// the first and the first non-empty one after it are empty, so one seed of that pit and
+    /// every seed of the first gather in the pit before it.
     fn advance(&self, position: &mut Position) {
-        let mut order = [0; 2 * crate::MAX_PITS as usize];
-        for (slot, index) in order.iter_mut().zip(self.ranked_pits(Side::South)) {
-            *slot = index;
-        }
-        let pits = &order[..2 * usize::from(self.rules.pits())];
-        let mut before = 0;
-        for next in 1..pits.len() {
-            before += position.board[pits[next - 1]];
-            if position.board[pits[next]] > 0 {
-                for &emptied in &pits[..next - 1] {
-                    position.board[emptied] = 0;
-                }
-                position.board[pits[next - 1]] = before + 1;
-                position.board[pits[next]] -= 1;
+        let mut pits = self.ranked_pits(Side::South);
+        let Some(first) = pits.next() else { return };
+        let mut previous = first;
+        for next in pits {
+            if position.board[next] > 0 {
+                let gathered = position.board[first];
+                position.board[first] = 0;
+                position.board[previous] = gathered + 1;
+                position.board[next] -= 1;
                 break;
             }
+            previous = next;
         }
-        position.to_move = (!position.game_ends(Side::South)).then_some(Side::South);
+        south_to_move_unless_over(position);
     }
 
     /// The position of `seeds` seeds in the pits with that rank, South to move; over already if
@@ -225,11 +215,14 @@ impl EndgameTable {
             position.board[index] = (end - previous_end) as u8;
             previous_end = end + 1;
         }
-        if position.game_ends(Side::South) {
-            position.to_move = None;
-        }
+        south_to_move_unless_over(&mut position);
         position
     }
+}
+
+/// South to move, or no one if the rules end the game there.
+fn south_to_move_unless_over(position: &mut Position) {
+    position.to_move = (!position.game_ends(Side::South)).then_some(Side::South);
 }
 
 /// Ranks a level's threads take at a time while filling it.
