@@ -405,7 +405,7 @@ impl Position {
         let ended = self.game_ends(next);
         if ended {
             for side in [Side::South, Side::North] {
-                let pits = self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits);
+                let pits = self.pit_cells(side);
                 let left: u8 = self.board[pits.clone()].iter().sum();
                 self.board[pits].fill(0);
                 self.board[self.store_index(side)] += left;
@@ -497,6 +497,17 @@ impl Position {
             .sum()
     }
 
+    /// The board's cells of `side`'s pits 1..m.
+    fn pit_cells(&self, side: Side) -> std::ops::Range<usize> {
+        let first = self.pit_index(side, 1);
+        first..first + usize::from(self.rules.pits)
+    }
+
+    /// The seeds of `side`'s pits 1..m.
+    pub(crate) fn pits_of(&self, side: Side) -> &[u8] {
+        &self.board[self.pit_cells(side)]
+    }
+
     fn pit_index(&self, side: Side, pit: u8) -> usize {
         side.index() * (usize::from(self.rules.pits) + 1) + usize::from(pit) - 1
     }
@@ -506,7 +517,7 @@ impl Position {
     }
 
     fn owns(&self, side: Side, index: usize) -> bool {
-        (self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits)).contains(&index)
+        self.pit_cells(side).contains(&index)
     }
 
     /// Whether the rules end the game here, with `next` to move.
@@ -518,7 +529,7 @@ impl Position {
     }
 
     fn side_is_empty(&self, side: Side) -> bool {
-        self.board[self.pit_index(side, 1)..=self.pit_index(side, self.rules.pits)].iter().all(|&seeds| seeds == 0)
+        self.pits_of(side).iter().all(|&seeds| seeds == 0)
     }
 }
 

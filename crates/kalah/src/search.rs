@@ -94,9 +94,8 @@ impl SearchGame for KalahGame {
     fn hash(&self) -> u64 {
         let position = &self.position;
         let flags = u64::from(position.swap_open) | u64::from(position.opening) << 1;
-        let m = usize::from(position.rules.pits);
-        let (south, north) = (&position.board[..m], &position.board[m + 1..=2 * m]);
-        let sides = if position.to_move == Some(Side::North) { [north, south] } else { [south, north] };
+        let mover = self.viewpoint();
+        let sides = [position.pits_of(mover), position.pits_of(mover.other())];
         // The flags mixed on their own first: xored into a side's word they would collide with
         // its pits.
         let mut key = mix(flags);
@@ -374,10 +373,8 @@ mod tests {
             let game = KalahGame::new(position);
             let state = |p: &Position| (p.board, p.to_move, p.swap_open, p.swapped, p.opening);
             let unbanked = |p: &Position| {
-                let m = usize::from(p.rules.pits);
-                let (south, north) = (&p.board[..m], &p.board[m + 1..=2 * m]);
-                let sides = if p.to_move == Some(Side::North) { [north, south] } else { [south, north] };
-                (sides.concat(), p.swap_open, p.opening)
+                let mover = p.to_move.unwrap_or(Side::South);
+                ([p.pits_of(mover), p.pits_of(mover.other())].concat(), p.swap_open, p.opening)
             };
             if let Some(seen) = keys.insert(game.hash(), position) {
                 assert_eq!(unbanked(&seen), unbanked(&position), "{seen:?} and {position:?} share a key");
