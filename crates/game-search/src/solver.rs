@@ -159,6 +159,7 @@ impl<'a> Worker<'a> {
     /// Fail-soft alpha-beta to the end of the game: the value if it lies inside `(alpha, beta)`,
     /// else a bound on the side it fell. A stopped helper returns at once, storing nothing.
     fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        let nodes_before = self.nodes;
         self.nodes += 1;
         if let Some(stop) = self.stop
             && stop.load(Relaxed)
@@ -260,7 +261,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.table.store(key, Entry { value: best_value - banked, bound, depth: EXACT_DEPTH, best: best_move });
+        // Every entry is exact in depth, so the table keeps those whose subtrees were largest.
+        let work = (self.nodes - nodes_before).max(1).ilog2() as u8;
+        self.table.store(key, Entry { value: best_value - banked, bound, depth: EXACT_DEPTH, best: best_move, work });
         best_value
     }
 }

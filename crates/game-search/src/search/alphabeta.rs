@@ -398,7 +398,8 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             Bound::Upper
         };
         let depth = if reaches_end(depth, moves_left) { EXACT_DEPTH } else { depth as u8 };
-        self.shared.table.store(key, Entry { value: value - banked, bound, depth, best });
+        // The depth measures the work well enough: entries of one depth cost alike.
+        self.shared.table.store(key, Entry { value: value - banked, bound, depth, best, work: 0 });
     }
 
     /// The value of a position with one move left: the best final margin after it, found without

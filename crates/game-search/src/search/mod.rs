@@ -185,6 +185,7 @@ impl Searcher {
     }
 
     fn shared(&self, start: Instant, limits: Limits) -> Shared {
+        self.table.new_search();
         Shared {
             table: Arc::clone(&self.table),
             stop: AtomicBool::new(false),
