@@ -167,7 +167,7 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return 0;
         }
-        if let Some(value) = game.terminal_value().or_else(|| game.known_value()) {
+        if let Some(value) = game.terminal_value() {
             return value;
         }
         if let Some((lowest, highest)) = game.value_bounds() {
@@ -177,6 +177,9 @@ impl<'a> Worker<'a> {
             if highest <= alpha {
                 return highest;
             }
+        }
+        if let Some(value) = game.known_value() {
+            return value;
         }
         let (key, banked) = (game.hash(), game.value_banked());
         let mut table_move = NO_MOVE;
@@ -246,6 +249,17 @@ impl<'a> Worker<'a> {
                     alpha = alpha.max(value);
                     if alpha >= beta {
                         break 'rounds;
+                    }
+                }
+                // The first move did not cut off, so every move will be searched (most nodes
+                // that need a second move need them all): fetch their entries now, together,
+                // rather than one cache miss after another.
+                if index == 0 && round == 0 {
+                    for &(_, packed) in &moves[1..] {
+                        let Some(mv) = G::unpack(packed) else { continue };
+                        game.play(mv);
+                        self.table.prefetch(game.hash());
+                        game.undo();
                     }
                 }
             }

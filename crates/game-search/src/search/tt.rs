@@ -73,8 +73,9 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Cluster>();
         let len = (wanted.next_power_of_two() >> usize::from(!wanted.is_power_of_two())).max(1024);
-        let clusters =
-            (0..len).map(|_| Cluster(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))).collect();
+        let mut clusters = Vec::with_capacity(len);
+        crate::memory::advise_huge_pages(&clusters);
+        clusters.extend((0..len).map(|_| Cluster(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))));
         let table = TranspositionTable { clusters, mask: len - 1, generation: AtomicU8::new(0) };
         // The allocator hands out untouched zero pages; writing them now keeps the page faults
         // out of the first search.
@@ -104,6 +105,11 @@ impl TranspositionTable {
     /// stays usable, but gives way first (a placement game never meets most of it again).
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// Starts fetching `key`'s cluster, for a [`TranspositionTable::probe`] soon after.
+    pub fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(&self.clusters[(key as usize) & self.mask]);
     }
 
     /// The entry stored for `key`, if any.
