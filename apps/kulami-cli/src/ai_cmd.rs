@@ -1,9 +1,10 @@
-//! `kulami hint` and `kulami analyse`: the engine's view of a position or a whole game.
+//! `kulami hint`, `kulami analyse` and `kulami solve`: the engine's view of a position or a
+//! whole game, and the exact values of a position's moves.
 
 use std::time::Duration;
 
 use clap::Args;
-use kulami_ai::analysis::{analyse, hints};
+use kulami_ai::analysis::{SolvedMove, analyse, hints, solve};
 use kulami_ai::{Limits, Searcher};
 use kulami_core::{Color, Position, Scoring};
 use serde::Serialize;
@@ -45,6 +46,25 @@ pub struct AnalyseArgs {
     #[arg(long, default_value_t = 3)]
     worst: usize,
     /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `kulami solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Scoring (default: the record's, else standard).
+    #[arg(long)]
+    scoring: Option<Scoring>,
+    /// Threads of the search.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// The search's table in MiB (16 bytes a position).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    table_mb: u32,
+    /// Print one JSON object at the end instead of each hole as it is solved.
     #[arg(long)]
     json: bool,
 }
@@ -161,5 +181,92 @@ pub fn analyse_game(args: &AnalyseArgs) -> anyhow::Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct SolvedJson {
+    cell: String,
+    value: f64,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl From<&SolvedMove> for SolvedJson {
+    fn from(proved: &SolvedMove) -> SolvedJson {
+        SolvedJson {
+            cell: proved.cell.to_string(),
+            value: points(proved.value),
+            nodes: proved.nodes,
+            seconds: proved.time.as_secs_f64(),
+        }
+    }
+}
+
+pub fn solve_position(args: &SolveArgs) -> anyhow::Result<()> {
+    let (position, scoring) = args.position.position_and_scoring(args.scoring)?;
+    let to_move = (!position.is_game_over()).then(|| position.side_to_move());
+    let start = std::time::Instant::now();
+    let mut searcher = Searcher::new(args.table_mb as usize, usize::from(args.threads));
+    if let Some(mover) = to_move.filter(|_| !args.json) {
+        let marbles = position.marbles_left(Color::Red) + position.marbles_left(Color::Black);
+        outln!("solving every hole for {mover} ({marbles} marbles left to place), {} thread(s):", args.threads);
+    }
+    // Each hole as its proof ends: a solve from early in the game takes minutes.
+    let mut shown = Ok(());
+    let solution = solve(&mut searcher, &position, scoring, |proved| {
+        if !args.json && shown.is_ok() {
+            shown = show_solved(proved);
+        }
+    });
+    shown?;
+    let seconds = start.elapsed().as_secs_f64();
+    let nodes: u64 = solution.moves.iter().map(|proved| proved.nodes).sum();
+    let value = solution.moves.first().map(|best| best.value);
+    // Swapping leaves the board as it is with the other player to move: worth minus the best hole.
+    let swap = value.filter(|_| position.can_swap()).map(|value| points(-value));
+    let line: Vec<String> = solution.line.iter().map(ToString::to_string).collect();
+    if args.json {
+        let moves: Vec<SolvedJson> = solution.moves.iter().map(SolvedJson::from).collect();
+        let json = serde_json::json!({
+            "to_move": to_move,
+            "value": value.map(points),
+            "moves": moves,
+            "swap": swap,
+            "line": line,
+            "nodes": nodes,
+            "seconds": seconds,
+        });
+        outln!("{json}");
+        return Ok(());
+    }
+    let (Some(mover), Some(value)) = (to_move, value) else {
+        outln!("game over: nothing to solve");
+        return Ok(());
+    };
+    outln!("value under perfect play: {:+.2} for {mover} (the final margin)", points(value));
+    let best: Vec<String> = solution
+        .moves
+        .iter()
+        .take_while(|proved| proved.value == value)
+        .map(|proved| proved.cell.to_string())
+        .collect();
+    outln!("best: {}", best.join(" "));
+    if let Some(swap) = swap {
+        outln!("or swap  {swap:+.2} (the first marble becomes yours, and you play red)");
+    }
+    outln!("a perfect line: {}", line.join(" "));
+    outln!("solved in {seconds:.1} s ({nodes} positions)");
+    Ok(())
+}
+
+fn show_solved(proved: &SolvedMove) -> std::io::Result<()> {
+    let seconds = proved.time.as_secs_f64();
+    outln!(
+        "  {:<4} {:+.2}  ({seconds:.1} s, {} positions)",
+        proved.cell.to_string(),
+        points(proved.value),
+        proved.nodes
+    );
     Ok(())
 }

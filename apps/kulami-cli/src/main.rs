@@ -49,6 +49,8 @@ enum Command {
     Hint(ai_cmd::HintArgs),
     /// Review a game move by move: the evaluation after each move and the costliest ones.
     Analyse(ai_cmd::AnalyseArgs),
+    /// Solve a position: the exact final margin of every legal hole under perfect play.
+    Solve(ai_cmd::SolveArgs),
     /// Play a match between two players (built-in levels or external engines).
     Match(match_cmd::MatchArgs),
     /// The daily puzzle: find the best move (`--answer` checks one).
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Hint(args) => ai_cmd::hint(&args),
         Command::Analyse(args) => ai_cmd::analyse_game(&args),
+        Command::Solve(args) => ai_cmd::solve_position(&args),
         Command::Puzzle(args) => match puzzle_cmd::run(&args) {
             // A wrong answer is an answer, not an error: the verdict is on stdout.
             Ok(false) => return ExitCode::FAILURE,

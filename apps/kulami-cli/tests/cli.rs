@@ -373,6 +373,37 @@ fn hint_and_analyse() {
 }
 
 #[test]
+fn solve_values_every_hole_exactly() {
+    const BOARD: &str = "AABBB/AACCD/EEFFD";
+    let solved = json(&["solve", "--layout", BOARD, "--table-mb", "1", "--json"]);
+    assert_eq!(solved["to_move"], "red");
+    let moves = solved["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 15, "every hole is legal at the start");
+    let values: Vec<f64> = moves.iter().map(|m| m["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|pair| pair[0] >= pair[1]), "best first: {values:?}");
+    assert_eq!(solved["value"].as_f64(), Some(values[0]));
+    // The time-limited hint reaches the end of so small a game: the same value.
+    let hint = json(&["hint", "--layout", BOARD, "--count", "1", "--json"]);
+    assert_eq!(
+        (hint["hints"][0]["exact"].as_bool(), hint["hints"][0]["value"].as_f64()),
+        (Some(true), Some(values[0]))
+    );
+    // The perfect line is legal and plays to the end of the game.
+    let line: Vec<&str> = solved["line"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    assert_eq!(line[0], moves[0]["cell"]);
+    let end = json(&["legal", "--layout", BOARD, "--moves", &line.join(" "), "--json"]);
+    assert_eq!(end["game_over"], true);
+    // With the swap rule the second player may take the first marble: minus the best hole.
+    let swap = json(&["solve", "--layout", BOARD, "--swap", "--moves", "a1", "--table-mb", "1", "--json"]);
+    assert_eq!(swap["swap"].as_f64(), swap["value"].as_f64().map(|value| -value));
+    let text = stdout(&kulami(&["solve", "--layout", BOARD, "--moves", "c1", "--table-mb", "1"]));
+    assert!(text.contains("value under perfect play") && text.contains("a perfect line: "), "{text}");
+    let message = fails(&["solve", "--layout", BOARD, "--moves", "a1 b1"], 1);
+    assert!(message.contains("move 2 (b1)"), "{message}");
+    fails(&["solve", "--layout", BOARD, "--threads", "0"], 2);
+}
+
+#[test]
 fn play_against_the_engine() {
     let output = with_input(&["play", "--black", "3", "--layout", "AABB/CCDD/EEFF"], "a1\nhint\nundo\na1\nquit\n");
     let text = stdout(&output);

@@ -1,10 +1,12 @@
-//! Hints and game analysis, built on the same search.
+//! Hints, game analysis and exact solutions, built on the same search.
+
+use std::time::Duration;
 
 use kulami_core::{Cell, Color, Move, Position, Scoring};
 
 use crate::eval::KulamiEvaluator;
 use crate::kulami::KulamiState;
-use game_search::{Limits, Searcher};
+use game_search::{Limits, SearchGame, Searcher};
 
 /// A suggested move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,72 @@ pub fn hints(
     let state = KulamiState::new(position.clone(), scoring);
     let ranked = searcher.rank_moves(&state, &KulamiEvaluator::default(), limits);
     ranked.moves.into_iter().take(count).map(|(cell, value)| Hint { cell, value, exact: ranked.exact }).collect()
+}
+
+/// One hole's exact value, found by [`solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolvedMove {
+    /// The hole.
+    pub cell: Cell,
+    /// The final margin for the side to move after this hole and perfect play by both sides,
+    /// in hundredths of a point.
+    pub value: i32,
+    /// Positions searched to prove it.
+    pub nodes: u64,
+    /// How long that took.
+    pub time: Duration,
+}
+
+/// A position solved by [`solve`]: every hole's exact value, best first (the first is the
+/// position's value), and a line of perfect play that starts with the best hole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Every legal hole, best first; empty when the game is over.
+    pub moves: Vec<SolvedMove>,
+    /// Perfect play from the position to the end of the game.
+    pub line: Vec<Cell>,
+}
+
+/// Solves `position`: the exact value of every legal hole, each proved by a search to the end
+/// of the game with `searcher` (its threads and its table, which the holes share). `solved`
+/// hears of each hole as its proof ends, for a caller that shows progress. A swap, where the
+/// rule allows it, is worth minus the best hole's value (the board stays, the colours change).
+///
+/// ```
+/// use std::sync::Arc;
+/// use kulami_ai::{Searcher, analysis::solve};
+/// use kulami_core::{Layout, Position, Scoring};
+/// let position = Position::new(Arc::new(Layout::parse("AABB/CCDD").unwrap()));
+/// let solution = solve(&mut Searcher::new(1, 1), &position, Scoring::Standard, |_| {});
+/// assert_eq!(solution.moves.len(), 8);
+/// assert!(solution.moves.windows(2).all(|pair| pair[0].value >= pair[1].value));
+/// assert_eq!(solution.line.first(), Some(&solution.moves[0].cell));
+/// ```
+pub fn solve(
+    searcher: &mut Searcher,
+    position: &Position,
+    scoring: Scoring,
+    mut solved: impl FnMut(&SolvedMove),
+) -> Solution {
+    let state = KulamiState::new(position.clone(), scoring);
+    let mut moves = Vec::new();
+    let mut best_line: Option<(i32, Vec<Cell>)> = None;
+    for cell in state.moves() {
+        let mut child = state.clone();
+        child.play(cell);
+        let result = searcher.search(&child, &KulamiEvaluator::default(), Limits::default(), None);
+        debug_assert!(result.exact, "an unlimited search ends solved");
+        // Kulami's players alternate, so the child's value is the opponent's.
+        let proved = SolvedMove { cell, value: -result.value, nodes: result.nodes, time: result.time };
+        solved(&proved);
+        if best_line.as_ref().is_none_or(|(value, _)| proved.value > *value) {
+            best_line = Some((proved.value, std::iter::once(cell).chain(result.pv).collect()));
+        }
+        moves.push(proved);
+    }
+    // Stable: of equal holes, the first in the board's order leads.
+    moves.sort_by_key(|proved| std::cmp::Reverse(proved.value));
+    Solution { moves, line: best_line.map(|(_, line)| line).unwrap_or_default() }
 }
 
 /// What the analysis says about one move of a game.
@@ -154,5 +222,42 @@ mod tests {
             swapped.iter().map(|r| (r.played, r.loss)).collect::<Vec<_>>(),
             plain.iter().map(|r| (r.played, r.loss)).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_solution_agrees_with_minimax_and_its_line_keeps_the_value() {
+        // A board whose holes differ: some win, some lose.
+        let layout = Arc::new(Layout::parse("AABBB/AACCD/EEFFD").unwrap());
+        for moves in ["", "c1"] {
+            let position = Position::new(layout.clone()).replay(&parse_moves(moves).unwrap()).unwrap();
+            let mut heard = Vec::new();
+            let solution = solve(&mut Searcher::new(1, 2), &position, Scoring::Standard, |m| heard.push(m.cell));
+            let state = KulamiState::new(position.clone(), Scoring::Standard);
+            let legal: Vec<Cell> = state.moves().into_iter().collect();
+            assert_eq!(heard, legal, "every hole is reported once, in the board's order");
+            for proved in &solution.moves {
+                let mut child = state.clone();
+                child.play(proved.cell);
+                assert_eq!(proved.value, -game_search::minimax(&mut child), "{moves}: {}", proved.cell);
+            }
+            assert!(solution.moves.windows(2).all(|pair| pair[0].value >= pair[1].value), "best first");
+            assert!(solution.moves[0].value > solution.moves.last().unwrap().value, "{moves}: the holes differ");
+            let mut end = state.clone();
+            for &cell in &solution.line {
+                end.play(cell);
+            }
+            let final_margin = end.terminal_value().expect("the line reaches the end");
+            let for_mover = if solution.line.len() % 2 == 0 { final_margin } else { -final_margin };
+            assert_eq!(for_mover, solution.moves[0].value, "{moves}: the line plays to the value");
+        }
+    }
+
+    #[test]
+    fn a_finished_game_has_nothing_to_solve() {
+        let layout = Arc::new(Layout::parse("AABB").unwrap());
+        let over = Position::new(layout).replay(&parse_moves("a1 c1").unwrap()).unwrap();
+        assert!(over.is_game_over());
+        let solution = solve(&mut Searcher::new(1, 1), &over, Scoring::Standard, |_| panic!("no hole to hear of"));
+        assert_eq!(solution, Solution { moves: Vec::new(), line: Vec::new() });
     }
 }
