@@ -40,6 +40,18 @@ fn the_solver_knows_every_pile() {
 }
 
 #[test]
+fn an_unlimited_search_goes_to_the_end_right_after_its_warm_up() {
+    // Forty counters may last forty plies, beyond where a limited search starts solving: with a
+    // depth limit it deepens ply by ply, without any limit it jumps to the end.
+    let game = Nim::new(40);
+    let unlimited = Searcher::new(1, 1).search(&game, &Even, Limits::default(), None);
+    let deepening = Searcher::new(1, 1).search(&game, &Even, Limits::depth(40), None);
+    assert!(unlimited.exact && deepening.exact);
+    assert_eq!(unlimited.value, deepening.value);
+    assert!(unlimited.nodes < deepening.nodes, "{} nodes against {}", unlimited.nodes, deepening.nodes);
+}
+
+#[test]
 fn every_move_is_ranked_with_its_value() {
     let ranked = Searcher::new(1, 1).rank_moves(&Nim::new(9), &Even, Limits::default());
     assert!(ranked.exact);

@@ -11,7 +11,8 @@ use crate::game::{Evaluator, SearchGame};
 pub const INFINITY: i32 = 1_000_000;
 /// Plies left at which the search goes straight to the exact solution after a warm-up: with a
 /// time limit only where the solution nearly always takes well under a second (an unfinished
-/// solution leaves just the warm-up's shallow move), without one wherever it is feasible at all.
+/// solution leaves just the warm-up's shallow move), without one wherever it is feasible at all
+/// (a search without any limit goes to the end anyway, so it jumps from any distance).
 const SOLVER_REACH: usize = 22;
 const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
@@ -147,7 +148,12 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
             self.history.iter_mut().for_each(|h| *h /= 2);
             // Near the end, the evaluated iterations between a shallow one (for move ordering and
             // a first guess) and the exact one cost more than the exact one: skip them.
-            let reach = if budget.is_some() { SOLVER_REACH } else { SOLVER_REACH_UNTIMED };
+            let unlimited = budget.is_none() && self.shared.node_limit.is_none() && max_depth == u32::MAX;
+            let reach = match (budget, unlimited) {
+                (Some(_), _) => SOLVER_REACH,
+                (None, false) => SOLVER_REACH_UNTIMED,
+                (None, true) => usize::MAX,
+            };
             depth = if moves_left <= reach && depth >= SOLVER_WARMUP { moves_left as u32 } else { depth + 1 };
             // The next iteration takes longer than all before it together: do not start one
             // that cannot finish.
