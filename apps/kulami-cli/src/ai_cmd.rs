@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use clap::Args;
-use kulami_ai::analysis::{SolvedMove, analyse, hints, solve};
+use kulami_ai::analysis::{SolvedMove, analyse, hints, solve, solve_best};
 use kulami_ai::{Limits, Searcher};
 use kulami_core::{Color, Position, Scoring};
 use serde::Serialize;
@@ -64,6 +64,10 @@ pub struct SolveArgs {
     /// The search's table in MiB (16 bytes a position).
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=65536))]
     table_mb: u32,
+    /// Prove the position's value and one best hole only (one search, far quicker than
+    /// valuing every hole).
+    #[arg(long)]
+    best_only: bool,
     /// Print one JSON object at the end instead of each hole as it is solved.
     #[arg(long)]
     json: bool,
@@ -210,15 +214,23 @@ pub fn solve_position(args: &SolveArgs) -> anyhow::Result<()> {
     let mut searcher = Searcher::new(args.table_mb as usize, usize::from(args.threads));
     if let Some(mover) = to_move.filter(|_| !args.json) {
         let marbles = position.marbles_left(Color::Red) + position.marbles_left(Color::Black);
-        outln!("solving every hole for {mover} ({marbles} marbles left to place), {} thread(s):", args.threads);
+        let what = if args.best_only { "the value and a best hole" } else { "every hole" };
+        outln!("solving {what} for {mover} ({marbles} marbles left to place), {} thread(s):", args.threads);
     }
     // Each hole as its proof ends: a solve from early in the game takes minutes.
     let mut shown = Ok(());
-    let solution = solve(&mut searcher, &position, scoring, |proved| {
+    let mut show = |proved: &SolvedMove| {
         if !args.json && shown.is_ok() {
             shown = show_solved(proved);
         }
-    });
+    };
+    let solution = if args.best_only {
+        let solution = solve_best(&mut searcher, &position, scoring);
+        solution.moves.iter().for_each(&mut show);
+        solution
+    } else {
+        solve(&mut searcher, &position, scoring, show)
+    };
     shown?;
     let seconds = start.elapsed().as_secs_f64();
     let nodes: u64 = solution.moves.iter().map(|proved| proved.nodes).sum();

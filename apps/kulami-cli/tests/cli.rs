@@ -396,6 +396,11 @@ fn solve_values_every_hole_exactly() {
     // With the swap rule the second player may take the first marble: minus the best hole.
     let swap = json(&["solve", "--layout", BOARD, "--swap", "--moves", "a1", "--table-mb", "1", "--json"]);
     assert_eq!(swap["swap"].as_f64(), swap["value"].as_f64().map(|value| -value));
+    let best = json(&["solve", "--layout", BOARD, "--best-only", "--table-mb", "1", "--json"]);
+    assert_eq!(best["value"], solved["value"]);
+    assert_eq!(best["moves"].as_array().unwrap().len(), 1, "one best hole");
+    let best_hole = moves.iter().find(|m| m["cell"] == best["moves"][0]["cell"]).unwrap();
+    assert_eq!(best_hole["value"], solved["value"], "the hole it proves is a best one");
     let text = stdout(&kulami(&["solve", "--layout", BOARD, "--moves", "c1", "--table-mb", "1"]));
     assert!(text.contains("value under perfect play") && text.contains("a perfect line: "), "{text}");
     let message = fails(&["solve", "--layout", BOARD, "--moves", "a1 b1"], 1);
