@@ -1,9 +1,10 @@
 //! Monte-Carlo tree search with random playouts (UCT), over any [`SearchGame`].
 //!
-//! Two settings of one search: [`MctsOptions::PLAIN`] is the method of the other public Kulami
-//! program (UCB1 and uniform playouts), kept to be measured against; [`MctsOptions::STRONG`] adds
+//! Settings of one search: [`MctsOptions::PLAIN`] is the method of the other public Kulami
+//! program (UCB1 and uniform playouts), kept to be measured against; [`MctsOptions::RAVE`] adds
 //! RAVE (all-moves-as-first statistics), which suits a placement game where a hole taken is taken
-//! for good, and runs one tree per thread (root parallelism) whose root counts are summed.
+//! for good. A game with an [`Evaluator`] can add [`ImplicitMinimax`] backups of it. Several
+//! threads grow one tree each (root parallelism), whose root counts are summed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -12,7 +13,7 @@ use web_time::Instant;
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
-use crate::game::SearchGame;
+use crate::game::{Evaluator, SearchGame};
 
 /// How the tree is searched.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,13 +23,28 @@ pub struct MctsOptions {
     /// RAVE equivalence: after about this many visits a node's own statistics weigh as much as
     /// its all-moves-as-first ones. `None` turns RAVE off.
     pub rave_equivalence: Option<f64>,
+    /// Implicit minimax backups: each node also keeps the minimax value of the evaluation
+    /// over the tree below it, and selection mixes it in. `None` turns them off.
+    pub implicit_minimax: Option<ImplicitMinimax>,
+}
+
+/// How implicit minimax backups weigh the evaluation (Lanctot, Winands, Pepels and Sturtevant,
+/// "Monte Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups", 2014).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImplicitMinimax {
+    /// The share of a child's value that comes from the minimax of the evaluation (0 to 1).
+    pub weight: f64,
+    /// The evaluation that counts as a 73% chance of winning (the logistic curve's unit).
+    pub scale: f64,
 }
 
 impl MctsOptions {
     /// Plain UCT with random playouts, as the other public program plays.
-    pub const PLAIN: MctsOptions = MctsOptions { exploration: 1.2, rave_equivalence: None };
-    /// The settings of the engine's levels, chosen by matches (see the README's Strength section).
-    pub const STRONG: MctsOptions = MctsOptions { exploration: 0.25, rave_equivalence: Some(300.0) };
+    pub const PLAIN: MctsOptions = MctsOptions { exploration: 1.2, rave_equivalence: None, implicit_minimax: None };
+    /// UCT with RAVE, at the exploration and equivalence chosen by Kulami's matches (see the
+    /// README's Strength section).
+    pub const RAVE: MctsOptions =
+        MctsOptions { exploration: 0.25, rave_equivalence: Some(300.0), implicit_minimax: None };
 }
 
 /// When to stop searching: whichever limit comes first.
@@ -61,6 +77,7 @@ pub const PV_MIN_VISITS: u32 = 8;
 
 /// Searches `game` within `limits`; `seed` fixes the random playouts, so a search limited by
 /// playouts on one thread always returns the same move. Setting `cancel` stops it at once.
+/// `evaluator` serves the options' [`ImplicitMinimax`] backups; without one they are off.
 ///
 /// ```
 /// use std::time::Duration;
@@ -68,7 +85,7 @@ pub const PV_MIN_VISITS: u32 = 8;
 /// use game_search::nim::Nim;
 /// // Ten counters, take one to three: taking two leaves a multiple of four, which wins.
 /// let limits = MctsLimits { time: Duration::from_secs(5), playouts: 3000, threads: 1 };
-/// let found = mcts::search(&Nim::new(10), MctsOptions::STRONG, limits, 7, None);
+/// let found = mcts::search(&Nim::new(10), None, MctsOptions::RAVE, limits, 7, None);
 /// assert_eq!(found.best, Some(2));
 /// assert_eq!(found.playouts, 3000);
 /// ```
@@ -77,6 +94,7 @@ pub const PV_MIN_VISITS: u32 = 8;
 /// If a method of `game` panics on one of the search threads (the panic is passed on).
 pub fn search<G: SearchGame>(
     game: &G,
+    evaluator: Option<&dyn Evaluator<G>>,
     options: MctsOptions,
     limits: MctsLimits,
     seed: u64,
@@ -86,13 +104,13 @@ pub fn search<G: SearchGame>(
     let deadline = Instant::now().checked_add(limits.time);
     let threads = limits.threads.max(1);
     let grow = |game: G, thread: usize| {
-        let mut tree = Tree::new(game, options, seed.wrapping_add(thread as u64));
+        let mut tree = Tree::new(game, evaluator, options, seed.wrapping_add(thread as u64));
         let playouts = tree.run(limits.playouts, deadline, cancel);
         (tree, playouts)
     };
     // The first tree grows on the calling thread, so that one tree needs no thread at all (and
     // runs where threads cannot be made, as in a browser).
-    let trees: Vec<(Tree<G>, u64)> = std::thread::scope(|scope| {
+    let trees: Vec<(Tree<'_, G>, u64)> = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .map(|thread| {
                 let game = game.clone();
@@ -143,18 +161,32 @@ struct Node<M> {
     /// The same for the playouts in which that player made `mv` later (all moves as first).
     amaf_visits: u32,
     amaf_wins: f32,
+    /// With implicit minimax backups: the chance that the player who made `mv` wins, by the
+    /// minimax of the evaluation over this node's subtree.
+    heuristic: f32,
 }
 
 impl<M> Node<M> {
     fn new(mv: Option<M>) -> Node<M> {
-        Node { mv, first_child: 0, child_count: 0, visits: 0, wins: 0.0, amaf_visits: 0, amaf_wins: 0.0 }
+        Node {
+            mv,
+            first_child: 0,
+            child_count: 0,
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+            heuristic: 0.5,
+        }
     }
 }
 
 /// One thread's tree, walked with make/unmake on one game state.
-struct Tree<G: SearchGame> {
+struct Tree<'e, G: SearchGame> {
     game: G,
     options: MctsOptions,
+    /// The evaluation and how its implicit minimax backups weigh, when both are given.
+    minimax: Option<(&'e dyn Evaluator<G>, ImplicitMinimax)>,
     nodes: Vec<Node<G::Move>>,
     rng: Pcg64Mcg,
     /// Scratch: nodes on the current path, every move of the current playout, and who made each.
@@ -165,12 +197,13 @@ struct Tree<G: SearchGame> {
     made_later: [Vec<u64>; 2],
 }
 
-impl<G: SearchGame> Tree<G> {
-    fn new(game: G, options: MctsOptions, seed: u64) -> Tree<G> {
+impl<'e, G: SearchGame> Tree<'e, G> {
+    fn new(game: G, evaluator: Option<&'e dyn Evaluator<G>>, options: MctsOptions, seed: u64) -> Tree<'e, G> {
         let words = G::MOVE_SLOTS.div_ceil(64);
         Tree {
             game,
             options,
+            minimax: evaluator.zip(options.implicit_minimax),
             nodes: vec![Node::new(None)],
             rng: Pcg64Mcg::seed_from_u64(seed),
             path: Vec::new(),
@@ -295,6 +328,23 @@ impl<G: SearchGame> Tree<G> {
         let node = &mut self.nodes[index];
         node.first_child = first as u32;
         node.child_count = count;
+        if let Some((evaluator, minimax)) = self.minimax {
+            let mover = self.game.mover();
+            for child in first..first + count as usize {
+                self.game.play(self.nodes[child].mv.expect("children have moves"));
+                let value = self.game.terminal_value().unwrap_or_else(|| evaluator.evaluate(&self.game));
+                let value = if self.game.mover() == mover { value } else { -value };
+                self.game.undo();
+                self.nodes[child].heuristic = (1.0 / (1.0 + (-f64::from(value) / minimax.scale).exp())) as f32;
+            }
+        }
+    }
+
+    /// The implicit minimax value of an expanded node, for the player who made its move,
+    /// from its children's (`to_move` moves at the node, `made_by` made its move).
+    fn backed_up_heuristic(&self, index: usize, to_move: u8, made_by: u8) -> f32 {
+        let best = self.children(index).map(|child| self.nodes[child].heuristic).fold(0.0, f32::max);
+        if to_move == made_by { best } else { 1.0 - best }
     }
 
     /// The child to follow: UCB1 on the blend of its own and its all-moves-as-first value.
@@ -312,6 +362,10 @@ impl<G: SearchGame> Tree<G> {
                 // Unvisited and never seen in a playout: try it first.
                 _ if child.visits == 0 => return f64::INFINITY,
                 _ => own,
+            };
+            let value = match self.minimax {
+                Some((_, minimax)) => (1.0 - minimax.weight) * value + minimax.weight * f64::from(child.heuristic),
+                None => value,
             };
             value + self.options.exploration * (parent_visits_ln / visits.max(1.0)).sqrt()
         };
@@ -335,6 +389,10 @@ impl<G: SearchGame> Tree<G> {
             let index = self.path[depth] as usize;
             // The player who made this node's move moved at depth - 1 (the root has no move).
             let mover_reward = if depth > 0 { reward(self.movers[depth - 1]) } else { 1.0 - reward(self.movers[0]) };
+            if self.minimax.is_some() && depth > 0 && self.nodes[index].child_count > 0 {
+                let to_move = mover_at(&self.movers, depth);
+                self.nodes[index].heuristic = self.backed_up_heuristic(index, to_move, self.movers[depth - 1]);
+            }
             let node = &mut self.nodes[index];
             node.visits += 1;
             node.wins += mover_reward;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use game_search::mcts::{self, MctsLimits, MctsOptions};
+use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions};
 use game_search::nim::{Nim, WIN};
 use game_search::{Evaluator, Limits, SearchGame, Searcher};
 
@@ -70,10 +70,47 @@ fn a_shallow_search_is_not_exact_and_respects_its_depth() {
 fn monte_carlo_tree_search_finds_the_winning_take() {
     for counters in [5, 6, 7, 10, 11] {
         let limits = MctsLimits { time: Duration::from_secs(20), playouts: 4000, threads: 1 };
-        for options in [MctsOptions::PLAIN, MctsOptions::STRONG] {
-            let found = mcts::search(&Nim::new(counters), options, limits, 3, None);
+        for options in [MctsOptions::PLAIN, MctsOptions::RAVE] {
+            let found = mcts::search(&Nim::new(counters), None, options, limits, 3, None);
             assert_eq!(found.best, Some(counters % 4), "{counters} counters with {options:?}");
             assert!(found.win_rate > 0.5, "{counters}: {}", found.win_rate);
         }
+    }
+}
+
+/// Knows every pile's value: the player to move loses exactly on a multiple of four.
+struct Perfect;
+impl Evaluator<Nim> for Perfect {
+    fn evaluate(&self, nim: &Nim) -> i32 {
+        if nim.counters().is_multiple_of(4) { -WIN } else { WIN }
+    }
+}
+
+/// Believes the opposite of [`Perfect`].
+struct Misleading;
+impl Evaluator<Nim> for Misleading {
+    fn evaluate(&self, nim: &Nim) -> i32 {
+        -Perfect.evaluate(nim)
+    }
+}
+
+#[test]
+fn implicit_minimax_backups_steer_the_tree_by_the_evaluation() {
+    // A pile far too large for 40 random playouts to judge: what the search picks is what its
+    // evaluation says, right or wrong.
+    let minimax = ImplicitMinimax { weight: 0.9, scale: 25.0 };
+    let options = MctsOptions { implicit_minimax: Some(minimax), ..MctsOptions::RAVE };
+    let limits = MctsLimits { time: Duration::from_secs(20), playouts: 40, threads: 1 };
+    for counters in [101, 150, 199] {
+        let winning = counters % 4;
+        let found = mcts::search(&Nim::new(counters), Some(&Perfect), options, limits, 5, None);
+        assert_eq!(found.best, Some(winning), "{counters} counters, a perfect evaluation");
+        let misled = mcts::search(&Nim::new(counters), Some(&Misleading), options, limits, 5, None);
+        assert_ne!(misled.best, Some(winning), "{counters} counters, a misleading evaluation");
+        // Without an evaluation the options have nothing to back up, and the search runs as
+        // the plain one does.
+        let unaided = mcts::search(&Nim::new(counters), None, options, limits, 5, None);
+        let without = MctsOptions { implicit_minimax: None, ..options };
+        assert_eq!(unaided, mcts::search(&Nim::new(counters), None, without, limits, 5, None));
     }
 }

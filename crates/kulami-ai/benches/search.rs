@@ -54,15 +54,18 @@ fn solve_endgame(bencher: Bencher, left: usize) {
     bench_search(bencher, &endgame(3, left), Limits::default());
 }
 
-/// MCTS playouts per second from the start of the classic board and from the middle game, one
-/// thread (the throughput column).
+/// Playouts per second of the tree search of levels 4 and 5 (RAVE and implicit minimax backups
+/// of the evaluation) from the start of the classic board and from the middle game, one thread
+/// (the throughput column).
 #[divan::bench(args = ["", "d4 d7 g7 g2 c2 c6 a6"])]
 fn mcts_playouts(bencher: Bencher, moves: &str) {
-    use kulami_ai::mcts::{MctsLimits, MctsOptions, search};
+    use kulami_ai::TREE_SEARCH;
+    use kulami_ai::mcts::{MctsLimits, search};
     const PLAYOUTS: u64 = 2000;
     let game = classic(moves);
+    let evaluator = KulamiEvaluator::default();
     let limits = MctsLimits { time: std::time::Duration::MAX, playouts: PLAYOUTS, threads: 1 };
     bencher
         .counter(ItemsCount::new(PLAYOUTS))
-        .bench_local(|| search(black_box(&game), MctsOptions::STRONG, limits, 1, None));
+        .bench_local(|| search(black_box(&game), Some(&evaluator), TREE_SEARCH, limits, 1, None));
 }

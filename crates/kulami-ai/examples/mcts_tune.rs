@@ -1,17 +1,20 @@
-//! Plays MCTS settings against each other (or against the alpha-beta search, `ab`) on random 8x8
-//! boards, to choose [`MctsOptions::STRONG`]:
+//! Plays MCTS settings against each other (or against level 5 itself, `master`) on random 8x8
+//! boards, to choose [`MctsOptions::RAVE`] and the engine's [`TREE_SEARCH`](kulami_ai::TREE_SEARCH):
 //!
-//! `cargo run --release -p kulami-ai --example mcts_tune -- EXPLORATION,RAVE EXPLORATION,RAVE|ab [ms] [boards]`
+//! `cargo run --release -p kulami-ai --example mcts_tune -- SETTINGS SETTINGS|master [ms] [boards]`
 //!
-//! A RAVE equivalence of 0 turns RAVE off. Two games run at a time, one thread each.
+//! SETTINGS are `EXPLORATION,RAVE` or `EXPLORATION,RAVE,WEIGHT:SCALE`: a RAVE equivalence of 0
+//! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
+//! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
+//! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH). Two games run at a time, one thread each.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use kulami_ai::mcts::{self, MctsLimits, MctsOptions};
+use kulami_ai::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions};
 use kulami_ai::stats::Tally;
 use kulami_ai::tournament::{MatchPlan, Player, PlayerError, run_match};
-use kulami_ai::{Clock, Engine, EngineOptions, KulamiState, Level, TimeControl};
+use kulami_ai::{Clock, Engine, EngineOptions, KulamiEvaluator, KulamiState, Level, TimeControl};
 use kulami_core::{Move, Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
@@ -31,21 +34,33 @@ impl Player for MctsPlayer {
     fn choose(&mut self, position: &Position, scoring: Scoring, _clock: Option<Clock>) -> Result<Move, PlayerError> {
         self.seed += 1;
         let limits = MctsLimits { time: self.time, playouts: u64::MAX, threads: 1 };
-        let found = mcts::search(&KulamiState::new(position.clone(), scoring), self.options, limits, self.seed, None);
+        let found = mcts::search(
+            &KulamiState::new(position.clone(), scoring),
+            Some(&KulamiEvaluator::default()),
+            self.options,
+            limits,
+            self.seed,
+            None,
+        );
         found.best.map(Move::Place).ok_or_else(|| PlayerError("no move".into()))
     }
 }
 
 fn player(spec: &str, time: Duration) -> Box<dyn Player> {
-    if spec == "ab" {
+    if spec == "master" {
         let options = EngineOptions::default().with_time(TimeControl::PerMove(time)).with_threads(1);
         return Box::new(Engine::new(Level::Master, options));
     }
-    let (exploration, rave) = spec.split_once(',').expect("EXPLORATION,RAVE");
-    let rave: f64 = rave.parse().expect("a number");
+    let parts: Vec<&str> = spec.split(',').collect();
+    let rave: f64 = parts[1].parse().expect("a number");
+    let implicit_minimax = parts.get(2).map(|imb| {
+        let (weight, scale) = imb.split_once(':').expect("WEIGHT:SCALE");
+        ImplicitMinimax { weight: weight.parse().expect("a number"), scale: scale.parse().expect("a number") }
+    });
     let options = MctsOptions {
-        exploration: exploration.parse().expect("a number"),
+        exploration: parts[0].parse().expect("a number"),
         rave_equivalence: (rave > 0.0).then_some(rave),
+        implicit_minimax,
     };
     Box::new(MctsPlayer { options, time, seed: 0 })
 }

@@ -8,7 +8,9 @@ mod kulami;
 pub mod puzzle;
 pub mod tournament;
 
-pub use engine::{Clock, Engine, EngineOptions, Level, ParseLevelError, ParseSeatError, Seat, TimeControl};
+pub use engine::{
+    Clock, Engine, EngineOptions, Level, ParseLevelError, ParseSeatError, Seat, TREE_SEARCH, TimeControl,
+};
 pub use eval::KulamiEvaluator;
 pub use game_search::{Evaluator, Limits, RankedMoves, SearchGame, SearchResult, Searcher, mcts, stats};
 pub use kulami::{KulamiState, POINT};
