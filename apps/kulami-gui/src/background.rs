@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
-use kulami_ai::analysis::{Hint, MoveReview, analyse, hints};
+use kulami_ai::analysis::{Hint, MoveReview, analyse, master_hints};
 use kulami_ai::puzzle::{Puzzle, Verdict};
 use kulami_ai::{Engine, EngineOptions, Level, Limits, Searcher, TimeControl};
 use kulami_core::{Cell, Game, GameFromRecordError, GameRecord, Move, Position, Scoring};
@@ -95,7 +95,7 @@ pub enum Find {
     },
     /// The review of every move of the game.
     Analysis,
-    /// The three strongest holes.
+    /// The three strongest holes, by the search of the strongest level.
     Hints,
     /// The verdict on `answer` to `puzzle` (whose position is the work's game).
     Verdict {
@@ -136,10 +136,10 @@ impl Work {
         };
         let game = Game::from_record(&game)?;
         let (position, scoring) = (game.position(), game.scoring());
+        // No more threads than there are (a browser's worker has one).
+        let threads = std::thread::available_parallelism().map_or(1, |count| count.get().min(2));
         Ok(match find {
             Find::EngineMove { level, move_time } => {
-                // No more threads than there are (a browser's worker has one).
-                let threads = std::thread::available_parallelism().map_or(1, |count| count.get().min(2));
                 let options = EngineOptions::default()
                     .with_time(TimeControl::PerMove(move_time))
                     .with_table_megabytes(32)
@@ -153,8 +153,8 @@ impl Work {
                 Answer::Analysis(analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, limits))
             }
             Find::Hints => {
-                let limits = Limits::time(Duration::from_millis(600));
-                Answer::Hints(hints(&mut Searcher::new(32, 1), position, scoring, limits, 3))
+                let time = Duration::from_millis(600);
+                Answer::Hints(master_hints(position, scoring, time, threads, 3, Some(cancel)))
             }
             Find::Verdict { puzzle, answer } => Answer::Verdict(answer, puzzle.check(answer)),
         })
@@ -313,7 +313,7 @@ pub fn analysis(game: &Game, wake: Wake) -> Task<Vec<MoveReview>> {
     )
 }
 
-/// The three strongest holes in `position`.
+/// The three strongest holes in `position`, as the strongest level judges them in 0.6 s.
 pub fn strongest_holes(position: &Position, scoring: Scoring, wake: Wake) -> Task<Vec<Hint>> {
     Task::start(
         position,

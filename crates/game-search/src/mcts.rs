@@ -68,8 +68,23 @@ pub struct MctsResult<M> {
     pub pv: Vec<M>,
     /// The share of the playouts through `best` that its player won (a draw counts half).
     pub win_rate: f64,
+    /// Every move at the root, the most visited first (so `best` and `pv` are the first's).
+    pub moves: Vec<RootMove<M>>,
     /// Playouts run, on all threads.
     pub playouts: u64,
+}
+
+/// A move at the root and what the search found below it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Playouts through it, on all threads.
+    pub visits: u64,
+    /// The share of those playouts that its player won (a draw counts half).
+    pub win_rate: f64,
+    /// The move, then the most-visited reply at each step while it has [`PV_MIN_VISITS`].
+    pub line: Vec<M>,
 }
 
 /// The fewest visits for a move to be part of [`MctsResult::pv`]: fewer say little.
@@ -133,12 +148,24 @@ pub fn search<G: SearchGame>(
         }
     }
     let playouts = trees.iter().map(|(_, playouts)| playouts).sum();
-    let Some(best) = totals.iter().max_by(|a, b| a.visits.cmp(&b.visits).then(a.wins.total_cmp(&b.wins))) else {
-        return MctsResult { best: None, pv: Vec::new(), win_rate: 0.0, playouts };
+    totals.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.wins.total_cmp(&a.wins)));
+    let moves: Vec<RootMove<G::Move>> = totals
+        .iter()
+        .map(|total| {
+            // The line of the tree that looked at the move most.
+            let deepest = trees.iter().map(|(tree, _)| tree).max_by_key(|tree| tree.root_visits_of(total.mv));
+            RootMove {
+                mv: total.mv,
+                visits: total.visits,
+                win_rate: total.wins / total.visits.max(1) as f64,
+                line: deepest.map_or_else(|| vec![total.mv], |tree| tree.line_from(total.mv)),
+            }
+        })
+        .collect();
+    let Some(first) = moves.first() else {
+        return MctsResult { best: None, pv: Vec::new(), win_rate: 0.0, moves, playouts };
     };
-    let deepest = trees.iter().map(|(tree, _)| tree).max_by_key(|tree| tree.root_visits_of(best.mv));
-    let pv = deepest.map_or_else(|| vec![best.mv], |tree| tree.line_from(best.mv));
-    MctsResult { best: Some(best.mv), pv, win_rate: best.wins / best.visits.max(1) as f64, playouts }
+    MctsResult { best: Some(first.mv), pv: first.line.clone(), win_rate: first.win_rate, moves, playouts }
 }
 
 /// A root move's statistics, from the side to move's point of view.

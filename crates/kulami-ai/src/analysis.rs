@@ -4,8 +4,13 @@ use std::time::Duration;
 
 use kulami_core::{Cell, Color, Move, Position, Scoring};
 
+use std::sync::atomic::AtomicBool;
+
+use crate::TREE_SEARCH;
+use crate::engine::{line_value, solver_reach};
 use crate::eval::KulamiEvaluator;
 use crate::kulami::KulamiState;
+use game_search::mcts::{self, MctsLimits};
 use game_search::{Limits, SearchGame, Searcher};
 
 /// A suggested move.
@@ -44,6 +49,53 @@ pub fn hints(
     let state = KulamiState::new(position.clone(), scoring);
     let ranked = searcher.rank_moves(&state, &KulamiEvaluator::default(), limits);
     ranked.moves.into_iter().take(count).map(|(cell, value)| Hint { cell, value, exact: ranked.exact }).collect()
+}
+
+/// The `count` strongest holes as level 5 judges them, thinking for `time` on `threads` (fewer
+/// if fewer are legal): its tree search, whose most-visited holes come first, each valued by
+/// the evaluation where its line ends; or, once the end is within the exact solver's reach for
+/// that time, the solver's ranking, whose values are the exact final margins. Setting `cancel`
+/// ends the search with what it has found.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use kulami_ai::analysis::master_hints;
+/// use kulami_core::{Layout, Position, Scoring};
+/// let layout = Arc::new(Layout::parse("AABBCCDD/EEFFGGHH/IIJJKKLL/MMNNOOPP/QQRRSSTT").unwrap());
+/// let position = Position::new(layout);
+/// let best = master_hints(&position, Scoring::Standard, Duration::from_millis(50), 1, 3, None);
+/// assert_eq!(best.len(), 3);
+/// assert!(best.iter().all(|hint| position.legal_moves().contains(hint.cell) && !hint.exact));
+/// ```
+#[must_use]
+pub fn master_hints(
+    position: &Position,
+    scoring: Scoring,
+    time: Duration,
+    threads: usize,
+    count: usize,
+    cancel: Option<&AtomicBool>,
+) -> Vec<Hint> {
+    let state = KulamiState::new(position.clone(), scoring);
+    let evaluator = KulamiEvaluator::default();
+    if state.moves_left_at_most() <= solver_reach(time) {
+        let ranked = Searcher::new(32, threads).rank_moves(&state, &evaluator, Limits::time(time));
+        return ranked
+            .moves
+            .into_iter()
+            .take(count)
+            .map(|(cell, value)| Hint { cell, value, exact: ranked.exact })
+            .collect();
+    }
+    let limits = MctsLimits { time, playouts: u64::MAX, threads };
+    let found = mcts::search(&state, Some(&evaluator), TREE_SEARCH, limits, 0, cancel);
+    found
+        .moves
+        .iter()
+        .take(count)
+        .map(|root| Hint { cell: root.mv, value: line_value(&state, &root.line, &evaluator), exact: false })
+        .collect()
 }
 
 /// One hole's exact value, found by [`solve`].
@@ -213,6 +265,37 @@ mod tests {
         let hint = hints(&mut searcher, &start, Scoring::Standard, Limits::default(), 1)[0];
         assert_eq!(reviews[0].best, hint.cell);
         assert_eq!(reviews[0].value_for_red + reviews[0].loss, hint.value);
+    }
+
+    #[test]
+    fn master_hints_are_the_solvers_near_the_end_and_the_tree_searchs_before() {
+        // Twelve holes: within the solver's reach, so the hints are the exact ranking.
+        let small = Position::new(Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap()));
+        let exact = hints(&mut Searcher::new(1, 1), &small, Scoring::Standard, Limits::default(), 3);
+        let near_end = master_hints(&small, Scoring::Standard, Duration::from_millis(200), 1, 3, None);
+        assert!(near_end.iter().all(|hint| hint.exact));
+        assert_eq!(
+            near_end.iter().map(|hint| hint.value).collect::<Vec<_>>(),
+            exact.iter().map(|hint| hint.value).collect::<Vec<_>>()
+        );
+        // The classic board's 56 plies are far beyond it: the tree search's holes, on the
+        // point scale (a marble this early is worth a few points at most).
+        let classic = Position::new(Arc::new(
+            Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO").unwrap(),
+        ))
+        .replay(&parse_moves("d4 d7 g7").unwrap())
+        .unwrap();
+        for threads in [1, 2] {
+            let tree = master_hints(&classic, Scoring::Standard, Duration::from_millis(300), threads, 3, None);
+            assert_eq!(tree.len(), 3);
+            assert!(tree.iter().all(|hint| !hint.exact && hint.value.abs() < 20 * crate::POINT), "{tree:?}");
+            assert!(tree.iter().all(|hint| classic.legal_moves().contains(hint.cell)));
+            assert!(tree[0].cell != tree[1].cell && tree[1].cell != tree[2].cell && tree[0].cell != tree[2].cell);
+        }
+        // A cancelled search still answers, with what one playout found.
+        let cancelled =
+            master_hints(&classic, Scoring::Standard, Duration::from_secs(60), 1, 3, Some(&AtomicBool::new(true)));
+        assert!(!cancelled.is_empty() && classic.legal_moves().contains(cancelled[0].cell));
     }
 
     #[test]

@@ -465,12 +465,7 @@ impl Engine {
         found: MctsResult<Cell>,
         start: web_time::Instant,
     ) -> SearchResult<Cell> {
-        let mut line = state.clone();
-        for &cell in &found.pv {
-            line.play(cell);
-        }
-        let end_value = line.terminal_value().unwrap_or_else(|| self.evaluator.evaluate(&line));
-        let value = if found.pv.len().is_multiple_of(2) { end_value } else { -end_value };
+        let value = line_value(state, &found.pv, &self.evaluator);
         SearchResult {
             best: found.best,
             value: if found.best.is_some() { value } else { state.terminal_value().unwrap_or(0) },
@@ -547,10 +542,22 @@ fn swap_judgement_depth(moves_left: usize) -> u32 {
     if moves_left <= 10 { 10 } else { 4 }
 }
 
+/// The value for the side to move in `state` of playing out `line`: the final margin if the line
+/// ends the game, else the evaluation where it ends (how the tree search's findings are put on
+/// the point scale of the other searches).
+pub(crate) fn line_value(state: &KulamiState, line: &[Cell], evaluator: &KulamiEvaluator) -> i32 {
+    let mut end = state.clone();
+    for &cell in line {
+        end.play(cell);
+    }
+    let end_value = end.terminal_value().unwrap_or_else(|| evaluator.evaluate(&end));
+    if line.len().is_multiple_of(2) { end_value } else { -end_value }
+}
+
 /// The most plies left at which the alpha-beta solver nearly always proves the exact result in
 /// `time` on one core (`cargo run --release -p kulami-ai --example endgames -- 18 20 22`, the
 /// slowest of 15 positions: 18 plies left 15 ms, 20 plies 37 ms, 22 plies 0.23 s).
-fn solver_reach(time: Duration) -> usize {
+pub(crate) fn solver_reach(time: Duration) -> usize {
     match time.as_millis() {
         1000.. => 22,
         100.. => 20,
