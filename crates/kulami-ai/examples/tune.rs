@@ -1,5 +1,5 @@
-//! Fits the evaluation's weights to self-play: plays games between casual-level engines (with the
-//! current weights) on random boards under every scoring, records each position's features and
+//! Fits the evaluation's weights to self-play: plays games between club-level engines (four
+//! plies with the current weights, exact in the last twelve) on random boards under every scoring, records each position's features and
 //! the game's final margin from the side to move's view, and solves the least-squares problem
 //! margin ≈ Σ feature × (opening weight × (1 - phase) + end weight × phase).
 //!
@@ -21,7 +21,7 @@ fn play(seed: u64) -> Vec<([f64; WEIGHTS], f64)> {
     let scoring = Scoring::ALL[(seed % 4) as usize];
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
-    let mut engines = [Engine::new(Level::Casual, options), Engine::new(Level::Casual, options.with_seed(seed + 1))];
+    let mut engines = [Engine::new(Level::Club, options), Engine::new(Level::Club, options.with_seed(seed + 1))];
     let mut position = Position::new(layout);
     let mut samples = Vec::new();
     while !position.is_game_over() {

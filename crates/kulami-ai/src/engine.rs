@@ -21,18 +21,16 @@ use game_search::{Limits, SearchResult, Searcher};
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Level {
-    /// Level 1, a beginner: looks one move ahead at the tile score only, and often plays a
-    /// plausible but worse move (within two points of the best, chosen at random), and now and
-    /// then any legal move at all.
+    /// Level 1, a beginner: looks two plies ahead at the tile score only, and picks at random
+    /// among the moves within a point of the best it sees.
     Beginner,
-    /// Level 2, a casual player: 2 plies with the full evaluation, and picks at random among
-    /// the moves within one point of the best.
+    /// Level 2, a casual player: 2 plies with the full evaluation, always the best move it finds.
     Casual,
-    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 10 plies, and
+    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 18 plies, and
     /// always the best move it finds.
     Club,
-    /// Level 4, an expert: the tree search of level 5 for 100 ms per move on one thread,
-    /// and the exact solver in the last 20 plies.
+    /// Level 4, an expert: the tree search of level 5 for 30 ms per move on one thread, and the
+    /// exact solver in the last 16 plies.
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`]: RAVE and implicit
     /// minimax backups of the evaluation) for the given time per move, one tree per thread, and
@@ -336,26 +334,17 @@ impl Engine {
         let capped = |limits: Limits| limits.with_time(cap);
         match self.level {
             Level::Beginner => {
-                let result = self.search(state, capped(Limits::depth(1)), cancel);
-                if self.rng.next_u64().is_multiple_of(8) {
-                    let picked = self.pick(state, |_| true);
-                    self.with_choice(state, result, picked, 1)
-                } else {
-                    let picked = self.pick_near_best(state, 1, 2 * POINT);
-                    self.with_choice(state, result, picked, 1)
-                }
-            }
-            Level::Casual => {
                 let result = self.search(state, capped(Limits::depth(2)), cancel);
-                let picked = self.pick_near_best(state, 2, POINT);
+                let picked = pick_near_best(state, &self.evaluator, 2, POINT, &mut self.rng);
                 self.with_choice(state, result, picked, 2)
             }
+            Level::Casual => self.search(state, capped(Limits::depth(2)), cancel),
             Level::Club => {
-                let depth = if state.moves_left_at_most() <= 10 { 10 } else { 4 };
+                let depth = if state.moves_left_at_most() <= 18 { 18 } else { 4 };
                 self.search(state, capped(Limits::depth(depth)), cancel)
             }
             Level::Expert => {
-                let time = cap.map_or(Duration::from_millis(100), |cap| cap.min(Duration::from_millis(100)));
+                let time = cap.map_or(EXPERT_TIME, |cap| cap.min(EXPERT_TIME));
                 self.tree_search(state, time, 1, cancel)
             }
             Level::Master => self.tree_search(state, budget, self.options.threads, cancel),
@@ -427,7 +416,7 @@ impl Engine {
             Some(cell) if searched.best != Some(cell) => {
                 let mut after = state.clone();
                 after.play(cell);
-                let value = -self.value_at_depth(&mut after, depth - 1);
+                let value = -value_at_depth(&mut after, &self.evaluator, depth - 1);
                 SearchResult { best: Some(cell), value, pv: vec![cell], exact: false, ..searched }
             }
             _ => searched,
@@ -489,43 +478,47 @@ impl Engine {
     fn search(&mut self, state: &KulamiState, limits: Limits, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
         self.searcher.search(state, &self.evaluator, limits, cancel)
     }
-
-    /// A random move among those whose `depth`-ply value is within `slack` of the best.
-    fn pick_near_best(&mut self, state: &KulamiState, depth: u32, slack: i32) -> Option<Cell> {
-        let mut game = state.clone();
-        let values: Vec<(Cell, i32)> = game
-            .moves()
-            .into_iter()
-            .map(|cell| {
-                game.play(cell);
-                let value = -self.value_at_depth(&mut game, depth - 1);
-                game.undo();
-                (cell, value)
-            })
-            .collect();
-        let best = values.iter().map(|&(_, value)| value).max()?;
-        self.pick(state, |cell| values.iter().any(|&(c, value)| c == cell && value >= best - slack))
-    }
-
-    fn value_at_depth(&self, game: &mut KulamiState, depth: u32) -> i32 {
-        if let Some(value) = game.terminal_value() {
-            return value;
-        }
-        if depth == 0 {
-            return self.evaluator.evaluate(game);
-        }
-        baseline::best_move(game, &self.evaluator, depth).map_or(0, |(_, value)| value)
-    }
-
-    /// A uniformly random legal move among those `allowed`.
-    fn pick(&mut self, state: &KulamiState, allowed: impl Fn(Cell) -> bool) -> Option<Cell> {
-        let candidates: Vec<Cell> = state.moves().into_iter().filter(|&cell| allowed(cell)).collect();
-        if candidates.is_empty() {
-            return None;
-        }
-        Some(candidates[(self.rng.next_u64() % candidates.len() as u64) as usize])
-    }
 }
+
+/// A random move among those whose `depth`-ply value by `evaluator` is within `slack` of the
+/// best: the plausible but imperfect play of level 1, and of the seeded games the puzzles are
+/// found in (which must not change when the levels are retuned).
+pub(crate) fn pick_near_best(
+    state: &KulamiState,
+    evaluator: &KulamiEvaluator,
+    depth: u32,
+    slack: i32,
+    rng: &mut Pcg64Mcg,
+) -> Option<Cell> {
+    let mut game = state.clone();
+    let values: Vec<(Cell, i32)> = game
+        .moves()
+        .into_iter()
+        .map(|cell| {
+            game.play(cell);
+            let value = -value_at_depth(&mut game, evaluator, depth - 1);
+            game.undo();
+            (cell, value)
+        })
+        .collect();
+    let best = values.iter().map(|&(_, value)| value).max()?;
+    let near: Vec<Cell> = values.iter().filter(|&&(_, value)| value >= best - slack).map(|&(cell, _)| cell).collect();
+    Some(near[(rng.next_u64() % near.len() as u64) as usize])
+}
+
+/// The value of `game` for the side to move by a plain `depth`-ply search with `evaluator`.
+fn value_at_depth(game: &mut KulamiState, evaluator: &KulamiEvaluator, depth: u32) -> i32 {
+    if let Some(value) = game.terminal_value() {
+        return value;
+    }
+    if depth == 0 {
+        return evaluator.evaluate(game);
+    }
+    baseline::best_move(game, evaluator, depth).map_or(0, |(_, value)| value)
+}
+
+/// Level 4's thinking time per move (less if its clock is short).
+const EXPERT_TIME: Duration = Duration::from_millis(30);
 
 /// The tree search of levels 4 and 5: RAVE, and implicit minimax backups of the evaluation in
 /// which a 4-point lead counts as a 73% chance of winning. Of the weights tried against RAVE

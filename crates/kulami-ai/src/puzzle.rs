@@ -18,9 +18,10 @@ use kulami_core::{
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
+use crate::SearchGame;
+use crate::engine::pick_near_best;
 use crate::eval::KulamiEvaluator;
 use crate::kulami::{KulamiState, POINT};
-use crate::{Engine, EngineOptions, Level, SearchGame};
 use game_search::{Limits, Searcher};
 
 /// The least lead, in points, of a clearly best move over the next best that does not change
@@ -98,8 +99,9 @@ fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
     Searcher::new(16, 1).search(state, &KulamiEvaluator::default(), Limits::default(), None)
 }
 
-/// The puzzle that `seed` gives on `layout`, if any: a game of casual-level moves (seeded) up
-/// to `plies_left` plies before the end, kept if one move there is clearly best.
+/// The puzzle that `seed` gives on `layout`, if any: a game of plausible moves (seeded: a random
+/// one of those within a point of the best by a two-ply search, and one in four any legal move)
+/// up to `plies_left` plies before the end, kept if one move there is clearly best.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -113,7 +115,9 @@ fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
 #[must_use]
 pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize) -> Option<Puzzle> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut engine = Engine::new(Level::Casual, EngineOptions::default().with_seed(seed).with_table_megabytes(1));
+    // The moves of the former casual level, so that the bank stays as it was made.
+    let mut move_rng = Pcg64Mcg::seed_from_u64(seed);
+    let evaluator = KulamiEvaluator::default();
     let mut position = Position::new(Arc::clone(layout));
     loop {
         let state = KulamiState::new(position.clone(), scoring);
@@ -128,7 +132,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
         let cell = if rng.next_u64().is_multiple_of(4) {
             legal[(rng.next_u64() % legal.len() as u64) as usize]
         } else {
-            engine.choose(&position, scoring, None).best?.cell()?
+            pick_near_best(&state, &evaluator, 2, POINT, &mut move_rng)?
         };
         position.play_unchecked(cell);
     }

@@ -407,10 +407,12 @@ fn seat_name(seat: Seat) -> String {
 /// A level's name in words and a sentence on how it plays.
 pub(super) fn level_name(level: Level) -> (&'static str, &'static str) {
     match level {
-        Level::Beginner => ("Beginner", "Looks one move ahead and often plays a weaker move: for a first game."),
-        Level::Casual => ("Casual", "Looks two moves ahead and makes mistakes you can punish."),
-        Level::Club => ("Club", "Looks four moves ahead and plays the last ten moves perfectly."),
-        Level::Expert => ("Expert", "Weighs many lines for a tenth of a second and ends the game perfectly."),
+        Level::Beginner => {
+            ("Beginner", "Looks two moves ahead at the tiles alone and often plays a weaker move: for a first game.")
+        }
+        Level::Casual => ("Casual", "Looks two moves ahead and plays the move it finds best."),
+        Level::Club => ("Club", "Looks four moves ahead and plays the last twelve moves perfectly."),
+        Level::Expert => ("Expert", "Weighs many lines for a moment and ends the game perfectly."),
         Level::Master => ("Master", "The full engine: a second a move, and the strongest there is."),
         _ => ("Test player", "A player kept to measure the levels against."),
     }
