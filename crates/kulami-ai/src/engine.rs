@@ -34,7 +34,7 @@ pub enum Level {
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`]: RAVE and implicit
     /// minimax backups of the evaluation) for the given time per move, one tree per thread, and
-    /// the exact solver once the end is within its reach (22 plies at 1 s per move).
+    /// the exact solver once the end is within its reach (22 plies at 1 s per move, 24 from 3 s).
     Master,
     /// The reproduction of the public engine: fixed-depth schedule, tile score only.
     Baseline,
@@ -548,10 +548,12 @@ pub(crate) fn line_value(state: &KulamiState, line: &[Cell], evaluator: &KulamiE
 }
 
 /// The most plies left at which the alpha-beta solver nearly always proves the exact result in
-/// `time` on one core (`cargo run --release -p kulami-ai --example endgames -- 18 20 22`, the
-/// slowest of 15 positions: 18 plies left 15 ms, 20 plies 37 ms, 22 plies 0.23 s).
+/// `time` on one core (`cargo run --release -p kulami-ai --example endgames -- 18 20 22 24`, the
+/// slowest of 15 positions: 18 plies left 15 ms, 20 plies 37 ms, 22 plies 0.23 s, 24 plies
+/// 1.25 s).
 pub(crate) fn solver_reach(time: Duration) -> usize {
     match time.as_millis() {
+        3000.. => 24,
         1000.. => 22,
         100.. => 20,
         40.. => 18,
