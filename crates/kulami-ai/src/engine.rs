@@ -522,7 +522,7 @@ const EXPERT_TIME: Duration = Duration::from_millis(30);
 
 /// The tree search of levels 4 and 5: RAVE, and implicit minimax backups of the evaluation in
 /// which a 4-point lead counts as a 73% chance of winning. Of the weights tried against RAVE
-/// alone (100 games each at 0.1 s per move, `examples/mcts_tune`), 0.3 scored 61.5%, 0.2 58% and
+/// alone (100 games each at 0.1 s per move, `examples/mcts_tune.rs`), 0.3 scored 61.5%, 0.2 58% and
 /// 0.5 47%.
 pub const TREE_SEARCH: MctsOptions = MctsOptions {
     implicit_minimax: Some(ImplicitMinimax { weight: 0.3, scale: 4.0 * POINT as f64 }),

@@ -75,7 +75,7 @@ pub struct KulamiEvaluator {
 
 /// Weights fitted to self-play (see the module documentation): `(opening, end)`. They were fitted
 /// to games of the former casual level (two plies, a random move within a point of the best);
-/// `examples/tune` now plays club-level games, whose weights are not adopted until matches show
+/// `examples/tune.rs` now plays club-level games, whose weights are not adopted until matches show
 /// them better (every level but the first would change with them).
 pub const TUNED_WEIGHTS: (Features, Features) = ([13, 53, 9, 0, 51, 135, 39], [37, 60, 11, 22, 105, 92, 42]);
 
