@@ -416,8 +416,8 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             let index = self.path[depth] as usize;
             // The player who made this node's move moved at depth - 1 (the root has no move).
             let mover_reward = if depth > 0 { reward(self.movers[depth - 1]) } else { 1.0 - reward(self.movers[0]) };
+            let to_move = mover_at(&self.movers, depth);
             if self.minimax.is_some() && depth > 0 && self.nodes[index].child_count > 0 {
-                let to_move = mover_at(&self.movers, depth);
                 self.nodes[index].heuristic = self.backed_up_heuristic(index, to_move, self.movers[depth - 1]);
             }
             let node = &mut self.nodes[index];
@@ -432,7 +432,6 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                 let packed = usize::from(G::pack(self.played[next_move]));
                 self.made_later[usize::from(self.movers[next_move])][packed / 64] |= 1 << (packed % 64);
             }
-            let to_move = mover_at(&self.movers, depth);
             let own_moves = &self.made_later[usize::from(to_move)];
             let child_reward = reward(to_move);
             for child in self.children(index) {

@@ -1,6 +1,7 @@
 //! Fits the evaluation's weights to self-play: plays games between club-level engines (four
 //! plies with the current weights, exact in the last eighteen) on random boards under every
-//! scoring, records each position's features and the game's final margin from the side to move's view, and solves the least-squares problem
+//! scoring, records each position's features and the game's final margin from the side to
+//! move's view, and solves the least-squares problem
 //! margin ≈ Σ feature × (opening weight × (1 - phase) + end weight × phase).
 //!
 //! `cargo run --release -p kulami-ai --example tune -- [games]` prints the weights to paste into

@@ -1,10 +1,9 @@
 //! Hints, game analysis and exact solutions, built on the same search.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use kulami_core::{Cell, Color, Move, Position, Scoring};
-
-use std::sync::atomic::AtomicBool;
 
 use crate::TREE_SEARCH;
 use crate::engine::{line_value, solver_reach};
