@@ -1,7 +1,5 @@
-//! Playing strength: levels from a beginner to the full engine, and the engine that plays them.
+//! The engine that plays the levels: its options, and how each level chooses its move.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -12,168 +10,11 @@ use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 use crate::baseline;
 use crate::eval::KulamiEvaluator;
 use crate::kulami::{KulamiState, POINT};
+use crate::level::Level;
+use crate::time_control::TimeControl;
 use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions, MctsResult};
 use game_search::{Evaluator, SearchGame};
 use game_search::{Limits, SearchResult, Searcher};
-
-/// How an engine chooses its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub enum Level {
-    /// Level 1, a beginner: looks two plies ahead at the tile score only, and picks at random
-    /// among the moves within a point of the best it sees.
-    Beginner,
-    /// Level 2, a casual player: 2 plies with the full evaluation, always the best move it finds.
-    Casual,
-    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 18 plies, and
-    /// always the best move it finds.
-    Club,
-    /// Level 4, an expert: the tree search of level 5 for 30 ms per move on one thread, and the
-    /// exact solver in the last 16 plies.
-    Expert,
-    /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`]: RAVE and implicit
-    /// minimax backups of the evaluation) for the given time per move, one tree per thread, and
-    /// the exact solver once the end is within its reach (22 plies at 1 s per move, 24 from 3 s).
-    Master,
-    /// The reproduction of the public engine: fixed-depth schedule, tile score only.
-    Baseline,
-    /// Plain Monte-Carlo tree search (UCT, random playouts) for the given time per move on one
-    /// thread: the method of the other public program, kept to measure the levels against.
-    Mcts,
-}
-
-impl Level {
-    /// Levels 1 to 5, weakest first.
-    pub const LADDER: [Level; 5] = [Level::Beginner, Level::Casual, Level::Club, Level::Expert, Level::Master];
-
-    /// The level's number (1 to 5), or `None` for the baseline.
-    #[must_use]
-    pub fn number(self) -> Option<usize> {
-        Level::LADDER.iter().position(|&level| level == self).map(|index| index + 1)
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.number() {
-            Some(number) => write!(f, "level {number}"),
-            None if *self == Level::Mcts => f.write_str("mcts"),
-            None => f.write_str("baseline"),
-        }
-    }
-}
-
-/// A level name that is not 1 to 5 or `baseline`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a level: expected 1 to 5, baseline or mcts")]
-pub struct ParseLevelError(pub String);
-
-impl FromStr for Level {
-    type Err = ParseLevelError;
-    fn from_str(text: &str) -> Result<Level, ParseLevelError> {
-        let name = text.strip_prefix("level").unwrap_or(text).trim_start_matches([' ', '-', ':']);
-        match name {
-            "baseline" => Ok(Level::Baseline),
-            "mcts" => Ok(Level::Mcts),
-            _ => name
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| n.checked_sub(1))
-                .and_then(|i| Level::LADDER.get(i).copied())
-                .ok_or_else(|| ParseLevelError(text.to_owned())),
-        }
-    }
-}
-
-/// Who plays a side of a game: a person, or the engine at a level (for programs that seat
-/// players, as the terminal and desktop games do).
-///
-/// ```
-/// use kulami_ai::{Level, Seat};
-/// assert_eq!("human".parse(), Ok(Seat::Human));
-/// assert_eq!("4".parse(), Ok(Seat::Engine(Level::Expert)));
-/// assert!("robot".parse::<Seat>().is_err());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Seat {
-    /// A person.
-    Human,
-    /// The engine at a level.
-    Engine(Level),
-}
-
-/// A seat name that is neither `human` nor a level.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not human or a level 1-5")]
-pub struct ParseSeatError(pub String);
-
-impl FromStr for Seat {
-    type Err = ParseSeatError;
-    fn from_str(text: &str) -> Result<Seat, ParseSeatError> {
-        match text {
-            "human" => Ok(Seat::Human),
-            level => level.parse().map(Seat::Engine).map_err(|_| ParseSeatError(text.to_owned())),
-        }
-    }
-}
-
-/// How long the engine may think: a fixed time per move, or a share of what is left on a clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TimeControl {
-    /// This time for every move (levels 4 and 5 and the MCTS player use it; the others search
-    /// to their depth).
-    PerMove(Duration),
-    /// A game clock. Every level answers before it runs out; levels 4 and 5 and the MCTS
-    /// player spend more where fewer moves are left to play (see [`TimeControl::budget`]).
-    Clock(Clock),
-}
-
-/// The side to move's clock as a move begins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Clock {
-    /// Time left.
-    pub remaining: Duration,
-    /// Time added after each of its moves.
-    pub increment: Duration,
-}
-
-/// Time kept back from a clock for the reply to travel and the move to be committed.
-const CLOCK_RESERVE: Duration = Duration::from_millis(60);
-
-impl TimeControl {
-    /// The thinking time for one move when the side to move has at most `own_moves_left` moves
-    /// still to play: for a clock, an even share of what is left over the moves to come (plus
-    /// two in hand) and most of the increment, never more than half of what is left, and always
-    /// [`CLOCK_RESERVE`] short of the flag.
-    #[must_use]
-    pub fn budget(self, own_moves_left: usize) -> Duration {
-        match self {
-            TimeControl::PerMove(time) => time,
-            TimeControl::Clock(Clock { remaining, increment }) => {
-                let usable = remaining.saturating_sub(CLOCK_RESERVE);
-                let share = usable / (own_moves_left as u32).saturating_add(2).max(1) + increment * 3 / 4;
-                share.min(usable / 2)
-            }
-        }
-    }
-
-    /// The cap a clock puts on a search that otherwise ends by depth; none per move.
-    fn cap(self, own_moves_left: usize) -> Option<Duration> {
-        match self {
-            TimeControl::PerMove(_) => None,
-            TimeControl::Clock(_) => Some(self.budget(own_moves_left)),
-        }
-    }
-}
-
-impl Default for TimeControl {
-    /// One second per move.
-    fn default() -> TimeControl {
-        TimeControl::PerMove(Duration::from_secs(1))
-    }
-}
 
 /// Settings of an [`Engine`] beyond its level: start from `EngineOptions::default()` and change
 /// what you need (more settings may come).
@@ -564,17 +405,7 @@ pub(crate) fn solver_reach(time: Duration) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn level_names_parse() {
-        assert_eq!("1".parse(), Ok(Level::Beginner));
-        assert_eq!("level5".parse(), Ok(Level::Master));
-        assert_eq!("level-3".parse(), Ok(Level::Club));
-        assert_eq!("baseline".parse(), Ok(Level::Baseline));
-        assert!("6".parse::<Level>().is_err());
-        assert!("0".parse::<Level>().is_err());
-        assert_eq!(Level::Expert.to_string(), "level 4");
-    }
+    use crate::Clock;
 
     #[test]
     fn the_engine_swaps_exactly_when_the_first_move_is_winning() {
@@ -679,28 +510,5 @@ mod tests {
 
     fn classic() -> kulami_core::Layout {
         kulami_core::Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO").unwrap()
-    }
-
-    #[test]
-    fn a_clock_shares_its_time_over_the_moves_left_and_never_reaches_the_flag() {
-        let clock = |remaining_ms: u64, increment_ms: u64| {
-            TimeControl::Clock(Clock {
-                remaining: Duration::from_millis(remaining_ms),
-                increment: Duration::from_millis(increment_ms),
-            })
-        };
-        // Move 3 of a five-minute game with 3 s a move: about 26 moves to go.
-        let early = clock(300_000, 3000).budget(26);
-        assert!(early > Duration::from_secs(8) && early < Duration::from_secs(15), "{early:?}");
-        // Later moves get more each, but the budget stays within what is left.
-        assert!(clock(60_000, 3000).budget(5) > clock(60_000, 3000).budget(20));
-        for (remaining, increment, moves) in [(100, 0, 1), (50, 5000, 1), (0, 0, 3), (1000, 100_000, 28), (200, 0, 0)] {
-            let budget = clock(remaining, increment).budget(moves);
-            assert!(
-                budget + CLOCK_RESERVE <= Duration::from_millis(remaining).max(CLOCK_RESERVE),
-                "{remaining} ms + {increment} ms, {moves} moves: {budget:?}"
-            );
-        }
-        assert_eq!(TimeControl::PerMove(Duration::from_millis(250)).budget(3), Duration::from_millis(250));
     }
 }

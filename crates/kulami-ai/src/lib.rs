@@ -5,12 +5,14 @@ mod baseline;
 mod engine;
 pub mod eval;
 mod kulami;
+mod level;
 pub mod puzzle;
+mod time_control;
 pub mod tournament;
 
-pub use engine::{
-    Clock, Engine, EngineOptions, Level, ParseLevelError, ParseSeatError, Seat, TREE_SEARCH, TimeControl,
-};
+pub use engine::{Engine, EngineOptions, TREE_SEARCH};
 pub use eval::KulamiEvaluator;
 pub use game_search::{Evaluator, Limits, RankedMoves, SearchGame, SearchResult, Searcher, mcts, stats};
 pub use kulami::{KulamiState, POINT};
+pub use level::{Level, ParseLevelError, ParseSeatError, Seat};
+pub use time_control::{Clock, TimeControl};

@@ -9,7 +9,7 @@ use web_time::Instant;
 
 use kulami_core::{Color, Layout, Move, MoveError, Position, Scoring, Winner};
 
-use crate::engine::{Clock, Engine, TimeControl};
+use crate::{Clock, Engine, TimeControl};
 use game_search::matches::Pairing;
 
 /// A player that failed: crashed, timed out, or answered something that is not a move.
@@ -281,7 +281,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{EngineOptions, Level};
+    use crate::{EngineOptions, Level};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// Always plays a cell that is never legal.
