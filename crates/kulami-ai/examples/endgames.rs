@@ -1,6 +1,7 @@
 //! Times the exact endgame solver on positions with a given number of plies left, reached by
 //! random play on random 8x8 boards: `cargo run --release -p kulami-ai --example endgames -- 16 20 24`.
-//! `THREADS` (default 1) and `TABLE_MB` (default 64) set the searcher; 4 and 16 MB were no faster.
+//! `THREADS` (default 1) and `TABLE_MB` (default 64) set the searcher, `SCORING` (default
+//! `standard`) the scoring; 4 and 16 MB were no faster.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,9 +11,9 @@ use kulami_core::{Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
 /// A position with `left` plies to go at most, from seed `seed`: random play until then.
-fn endgame(seed: u64, left: usize) -> Option<KulamiState> {
+fn endgame(seed: u64, left: usize, scoring: Scoring) -> Option<KulamiState> {
     let layout = Arc::new(generate(seed, Shape::Square));
-    let mut game = KulamiState::new(Position::new(layout), Scoring::Standard);
+    let mut game = KulamiState::new(Position::new(layout), scoring);
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     while game.moves_left_at_most() > left {
         let moves: Vec<_> = game.moves().into_iter().collect();
@@ -31,6 +32,7 @@ fn main() {
     let lefts: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("plies left")).collect();
     let threads = std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(1);
     let table_mb = std::env::var("TABLE_MB").ok().and_then(|t| t.parse().ok()).unwrap_or(64);
+    let scoring: Scoring = std::env::var("SCORING").map_or(Scoring::Standard, |s| s.parse().expect("a scoring"));
     let mut searcher = Searcher::new(table_mb, threads);
     for left in if lefts.is_empty() { vec![16, 20, 24] } else { lefts } {
         let mut times = Vec::new();
@@ -40,7 +42,7 @@ fn main() {
             if times.len() == 15 {
                 break;
             }
-            let Some(game) = endgame(seed, left) else { continue };
+            let Some(game) = endgame(seed, left, scoring) else { continue };
             searcher.clear();
             let result = searcher.search(&game, &KulamiEvaluator::default(), Limits::default(), None);
             assert!(result.exact, "an unlimited search ends solved");

@@ -1,12 +1,14 @@
 //! Plays MCTS settings against each other (or against level 5 itself, `master`) on random 8x8
 //! boards, to choose [`MctsOptions::RAVE`] and the engine's [`TREE_SEARCH`](kulami_ai::TREE_SEARCH):
 //!
-//! `cargo run --release -p kulami-ai --example mcts_tune -- SETTINGS SETTINGS|master [ms] [boards]`
+//! `cargo run --release -p kulami-ai --example mcts_tune -- SETTINGS SETTINGS|master [ms] [boards] [scoring]`
 //!
 //! SETTINGS are `EXPLORATION,RAVE` or `EXPLORATION,RAVE,WEIGHT:SCALE`: a RAVE equivalence of 0
 //! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
 //! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
 //! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH). Two games run at a time, one thread each.
+//! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (seven comma-separated weights
+//! each, as in `TUNED_WEIGHTS`) replaces the evaluation the backups use.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +22,7 @@ use kulami_layouts::{Shape, generate};
 
 struct MctsPlayer {
     options: MctsOptions,
+    evaluator: KulamiEvaluator,
     time: Duration,
     seed: u64,
 }
@@ -36,7 +39,7 @@ impl Player for MctsPlayer {
         let limits = MctsLimits { time: self.time, playouts: u64::MAX, threads: 1 };
         let found = mcts::search(
             &KulamiState::new(position.clone(), scoring),
-            Some(&KulamiEvaluator::default()),
+            Some(&self.evaluator),
             self.options,
             limits,
             self.seed,
@@ -44,6 +47,17 @@ impl Player for MctsPlayer {
         );
         found.best.map(Move::Place).ok_or_else(|| PlayerError("no move".into()))
     }
+}
+
+/// The evaluation: `WEIGHTS=opening;end` (seven numbers each, comma-separated) or the tuned one.
+fn evaluator() -> KulamiEvaluator {
+    let Ok(weights) = std::env::var("WEIGHTS") else { return KulamiEvaluator::default() };
+    let parse = |part: &str| -> [i32; 7] {
+        let numbers: Vec<i32> = part.split(',').map(|n| n.trim().parse().expect("a weight")).collect();
+        numbers.try_into().expect("seven weights")
+    };
+    let (opening, end) = weights.split_once(';').expect("OPENING;END");
+    KulamiEvaluator { opening: parse(opening), end: parse(end) }
 }
 
 fn player(spec: &str, time: Duration) -> Box<dyn Player> {
@@ -62,7 +76,7 @@ fn player(spec: &str, time: Duration) -> Box<dyn Player> {
         rave_equivalence: (rave > 0.0).then_some(rave),
         implicit_minimax,
     };
-    Box::new(MctsPlayer { options, time, seed: 0 })
+    Box::new(MctsPlayer { options, evaluator: evaluator(), time, seed: 0 })
 }
 
 fn main() {
@@ -71,7 +85,7 @@ fn main() {
     let boards = args.get(3).map_or(50, |n| n.parse().expect("a count"));
     let plan = MatchPlan {
         boards: (0..boards).map(|seed| Arc::new(generate(1000 + seed, Shape::Square))).collect(),
-        scoring: Scoring::Standard,
+        scoring: args.get(4).map_or(Scoring::Standard, |scoring| scoring.parse().expect("a scoring")),
         concurrency: 2,
         clock: None,
         swap_rule: false,

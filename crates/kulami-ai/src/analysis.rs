@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use kulami_core::{Cell, Color, Move, Position, Scoring};
 
-use crate::TREE_SEARCH;
-use crate::engine::{line_value, solver_reach};
+use crate::engine::{line_value, solver_reach, tree_search_options};
 use crate::eval::KulamiEvaluator;
 use crate::kulami::KulamiState;
 use game_search::mcts::{self, MctsLimits};
@@ -78,7 +77,7 @@ pub fn master_hints(
 ) -> Vec<Hint> {
     let state = KulamiState::new(position.clone(), scoring);
     let evaluator = KulamiEvaluator::default();
-    if state.moves_left_at_most() <= solver_reach(time) {
+    if state.moves_left_at_most() <= solver_reach(time, scoring) {
         let ranked = Searcher::new(32, threads).rank_moves(&state, &evaluator, Limits::time(time));
         return ranked
             .moves
@@ -88,7 +87,7 @@ pub fn master_hints(
             .collect();
     }
     let limits = MctsLimits { time, playouts: u64::MAX, threads };
-    let found = mcts::search(&state, Some(&evaluator), TREE_SEARCH, limits, 0, cancel);
+    let found = mcts::search(&state, Some(&evaluator), tree_search_options(scoring), limits, 0, cancel);
     found
         .moves
         .iter()
