@@ -14,9 +14,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
-use kulami_ai::analysis::{Hint, MoveReview, analyse, master_hints};
+use kulami_ai::analysis::{Hint, MoveReview, master_analysis, master_hints};
 use kulami_ai::puzzle::{Puzzle, Verdict};
-use kulami_ai::{Engine, EngineOptions, Level, Limits, Searcher, TimeControl};
+use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
 use kulami_core::{Cell, Game, GameFromRecordError, GameRecord, Move, Position, Scoring};
 use serde::{Deserialize, Serialize};
 
@@ -149,8 +149,8 @@ impl Work {
             Find::Analysis => {
                 let start = Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule());
                 let moves: Vec<Move> = position.moves().collect();
-                let limits = Limits::time(Duration::from_millis(150));
-                Answer::Analysis(analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, limits))
+                let time = Duration::from_millis(150);
+                Answer::Analysis(master_analysis(&start, &moves, scoring, time, threads, Some(cancel)))
             }
             Find::Hints => {
                 let time = Duration::from_millis(600);

@@ -1,6 +1,6 @@
 //! Hints, game analysis and exact solutions, built on the same search.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use kulami_core::{Cell, Color, Move, Position, Scoring};
@@ -76,24 +76,27 @@ pub fn master_hints(
     cancel: Option<&AtomicBool>,
 ) -> Vec<Hint> {
     let state = KulamiState::new(position.clone(), scoring);
+    let (moves, exact) = master_ranking(&state, time, threads, cancel);
+    moves.into_iter().take(count).map(|(cell, value)| Hint { cell, value, exact }).collect()
+}
+
+/// Every legal hole of `state` as level 5 judges it in `time` on `threads` (see
+/// [`master_hints`]), its choice first, and whether the values are exact.
+fn master_ranking(
+    state: &KulamiState,
+    time: Duration,
+    threads: usize,
+    cancel: Option<&AtomicBool>,
+) -> (Vec<(Cell, i32)>, bool) {
     let evaluator = KulamiEvaluator::default();
-    if state.moves_left_at_most() <= solver_reach(time, scoring) {
-        let ranked = Searcher::new(32, threads).rank_moves(&state, &evaluator, Limits::time(time));
-        return ranked
-            .moves
-            .into_iter()
-            .take(count)
-            .map(|(cell, value)| Hint { cell, value, exact: ranked.exact })
-            .collect();
+    if state.moves_left_at_most() <= solver_reach(time, state.scoring()) {
+        let ranked = Searcher::new(32, threads).rank_moves(state, &evaluator, Limits::time(time));
+        return (ranked.moves, ranked.exact);
     }
     let limits = MctsLimits { time, playouts: u64::MAX, threads };
-    let found = mcts::search(&state, Some(&evaluator), tree_search_options(scoring), limits, 0, cancel);
-    found
-        .moves
-        .iter()
-        .take(count)
-        .map(|root| Hint { cell: root.mv, value: line_value(&state, &root.line, &evaluator), exact: false })
-        .collect()
+    let found = mcts::search(state, Some(&evaluator), tree_search_options(state.scoring()), limits, 0, cancel);
+    let moves = found.moves.iter().map(|root| (root.mv, line_value(state, &root.line, &evaluator))).collect();
+    (moves, false)
 }
 
 /// One hole's exact value, found by [`solve`].
@@ -211,6 +214,42 @@ pub fn analyse(
     scoring: Scoring,
     limits: Limits,
 ) -> Vec<MoveReview> {
+    review(start, moves, scoring, |state| {
+        let ranked = searcher.rank_moves(state, &KulamiEvaluator::default(), limits);
+        Some((ranked.moves, ranked.exact))
+    })
+}
+
+/// The same review as level 5 judges each position, thinking for `time` on `threads`, as
+/// [`master_hints`] does: its choice is the best move, and a move's value is the evaluation
+/// where its line ends (exact once the end is within the solver's reach), so a move it would not
+/// choose costs what its line is worth less, if anything. Setting `cancel` ends the review with
+/// the moves reviewed so far.
+#[must_use]
+pub fn master_analysis(
+    start: &Position,
+    moves: &[Move],
+    scoring: Scoring,
+    time: Duration,
+    threads: usize,
+    cancel: Option<&AtomicBool>,
+) -> Vec<MoveReview> {
+    review(start, moves, scoring, |state| {
+        let ranking = master_ranking(state, time, threads, cancel);
+        let cancelled = cancel.is_some_and(|cancel| cancel.load(Ordering::Relaxed));
+        (!cancelled).then_some(ranking)
+    })
+}
+
+/// The review of every placement of `moves` from `start`, each position ranked by `rank` (every
+/// legal hole with its value for the side to move, the best first, and whether the values are
+/// exact; `None` ends the review).
+fn review(
+    start: &Position,
+    moves: &[Move],
+    scoring: Scoring,
+    mut rank: impl FnMut(&KulamiState) -> Option<(Vec<(Cell, i32)>, bool)>,
+) -> Vec<MoveReview> {
     let mut position = start.clone();
     let mut reviews = Vec::with_capacity(moves.len());
     for (index, &next) in moves.iter().enumerate() {
@@ -220,10 +259,9 @@ pub fn analyse(
             }
             continue;
         };
-        let state = KulamiState::new(position.clone(), scoring);
-        let ranked = searcher.rank_moves(&state, &KulamiEvaluator::default(), limits);
-        let Some(&(best, best_value)) = ranked.moves.first() else { break };
-        let Some(&(_, played_value)) = ranked.moves.iter().find(|(cell, _)| *cell == played) else { break };
+        let Some((ranked, exact)) = rank(&KulamiState::new(position.clone(), scoring)) else { break };
+        let Some(&(best, best_value)) = ranked.first() else { break };
+        let Some(&(_, played_value)) = ranked.iter().find(|(cell, _)| *cell == played) else { break };
         let mover = position.side_to_move();
         let value_for_red = if mover == Color::Red { played_value } else { -played_value };
         reviews.push(MoveReview {
@@ -232,8 +270,8 @@ pub fn analyse(
             played,
             value_for_red,
             best,
-            loss: best_value - played_value,
-            exact: ranked.exact,
+            loss: (best_value - played_value).max(0),
+            exact,
         });
         position.play_unchecked(played);
     }
@@ -294,6 +332,49 @@ mod tests {
         let cancelled =
             master_hints(&classic, Scoring::Standard, Duration::from_secs(60), 1, 3, Some(&AtomicBool::new(true)));
         assert!(!cancelled.is_empty() && classic.legal_moves().contains(cancelled[0].cell));
+    }
+
+    #[test]
+    fn the_master_review_is_exact_near_the_end_and_the_tree_searchs_before() {
+        // Fifteen holes: within the solver's reach, so it is the exact review; the game opens
+        // with the worst hole.
+        let small = Position::new(Arc::new(Layout::parse("AABBB/AACCD/EEFFD").unwrap()));
+        let all = hints(&mut Searcher::new(1, 1), &small, Scoring::Standard, Limits::default(), 15);
+        let worst = all.last().unwrap();
+        assert!(worst.value < all[0].value);
+        let moves = [vec![Move::Place(worst.cell)], parse_moves("a3 c3 c1").unwrap()].concat();
+        let exact = analyse(&mut Searcher::new(1, 1), &small, &moves, Scoring::Standard, Limits::default());
+        let master = master_analysis(&small, &moves, Scoring::Standard, Duration::from_millis(200), 1, None);
+        let judged = |reviews: &[MoveReview]| -> Vec<(i32, i32, bool)> {
+            reviews.iter().map(|review| (review.value_for_red, review.loss, review.exact)).collect()
+        };
+        assert_eq!(judged(&master), judged(&exact));
+        assert_eq!(master[0].loss, all[0].value - worst.value, "{master:?}");
+        // The classic board's opening is far beyond it: the tree search's judgement of each move.
+        let classic = Position::new(Arc::new(
+            Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO").unwrap(),
+        ));
+        let moves = parse_moves("d4 d7 g7 g2").unwrap();
+        let reviews = master_analysis(&classic, &moves, Scoring::Both, Duration::from_millis(100), 2, None);
+        assert_eq!(reviews.iter().map(|review| review.number).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        let mut position = classic.clone();
+        for (review, &played) in reviews.iter().zip(&moves) {
+            assert_eq!(Move::Place(review.played), played);
+            assert!(position.legal_moves().contains(review.best) && !review.exact, "{review:?}");
+            assert!(review.loss >= 0 && (review.played != review.best || review.loss == 0), "{review:?}");
+            assert!(review.value_for_red.abs() < 20 * crate::POINT, "on the point scale: {review:?}");
+            position.play_move(played).unwrap();
+        }
+        // A cancelled review stops: what it has is not worth showing.
+        let cancelled = master_analysis(
+            &classic,
+            &moves,
+            Scoring::Standard,
+            Duration::from_secs(60),
+            1,
+            Some(&AtomicBool::new(true)),
+        );
+        assert!(cancelled.is_empty(), "{cancelled:?}");
     }
 
     #[test]
