@@ -18,8 +18,8 @@ fn classic(moves: &str) -> KulamiState {
 }
 
 /// A position with `left` plies to go from seeded random play on a random 8x8 board.
-fn endgame(seed: u64, left: usize) -> KulamiState {
-    let mut game = KulamiState::new(Position::new(Arc::new(generate(seed, Shape::Square))), Scoring::Standard);
+fn endgame(seed: u64, left: usize, scoring: Scoring) -> KulamiState {
+    let mut game = KulamiState::new(Position::new(Arc::new(generate(seed, Shape::Square))), scoring);
     let mut turn = 0usize;
     while game.moves_left_at_most() > left {
         let moves: Vec<_> = game.moves().into_iter().collect();
@@ -51,11 +51,18 @@ fn midgame_depth(bencher: Bencher, depth: u32) {
 
 #[divan::bench(args = [16, 20, 24], sample_count = 10)]
 fn solve_endgame(bencher: Bencher, left: usize) {
-    bench_search(bencher, &endgame(3, left), Limits::default());
+    bench_search(bencher, &endgame(3, left, Scoring::Standard), Limits::default());
 }
 
-/// Playouts per second of the tree search of levels 4 and 5 (RAVE and implicit minimax backups
-/// of the evaluation) from the start of the classic board and from the middle game, one thread
+/// The solver under the `both` scoring: counting the bonuses at every finished game is most of
+/// its time, and the reason level 5 hands over to it later under a variant.
+#[divan::bench(args = [16, 20], sample_count = 10)]
+fn solve_endgame_both(bencher: Bencher, left: usize) {
+    bench_search(bencher, &endgame(3, left, Scoring::Both), Limits::default());
+}
+
+/// Playouts per second of the tree search of levels 4 and 5 under the standard scoring (RAVE
+/// and implicit minimax backups of the evaluation) from the start of the classic board and from the middle game, one thread
 /// (the throughput column).
 #[divan::bench(args = ["", "d4 d7 g7 g2 c2 c6 a6"])]
 fn mcts_playouts(bencher: Bencher, moves: &str) {

@@ -4,8 +4,9 @@
 //! move's view, and solves the least-squares problem
 //! margin ≈ Σ feature × (opening weight × (1 - phase) + end weight × phase).
 //!
-//! `cargo run --release -p kulami-ai --example tune -- [games]` prints the weights to paste into
-//! `TUNED_WEIGHTS`.
+//! `cargo run --release -p kulami-ai --example tune -- [games] [scoring]` prints the weights to
+//! paste into `TUNED_WEIGHTS`; with a scoring every game is played under it (every scoring in
+//! turn without).
 
 use std::sync::Arc;
 
@@ -17,9 +18,9 @@ use kulami_layouts::{Shape, generate};
 const WEIGHTS: usize = 2 * FEATURES.len();
 
 /// One game's samples: each position's tapered features and the final margin for its mover.
-fn play(seed: u64) -> Vec<([f64; WEIGHTS], f64)> {
+fn play(seed: u64, only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
     let shape = if seed.is_multiple_of(3) { Shape::Irregular } else { Shape::Square };
-    let scoring = Scoring::ALL[(seed % 4) as usize];
+    let scoring = only.unwrap_or(Scoring::ALL[(seed % 4) as usize]);
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
     let mut engines = [Engine::new(Level::Club, options), Engine::new(Level::Club, options.with_seed(seed + 1))];
@@ -80,10 +81,15 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
 
 fn main() {
     let games: u64 = std::env::args().nth(1).map_or(400, |n| n.parse().expect("a number of games"));
+    let only: Option<Scoring> = std::env::args().nth(2).map(|scoring| scoring.parse().expect("a scoring"));
     let threads = 2;
     let samples: Vec<([f64; WEIGHTS], f64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| scope.spawn(move || (t..games).step_by(threads as usize).flat_map(play).collect::<Vec<_>>()))
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..games).step_by(threads as usize).flat_map(|seed| play(seed, only)).collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect()
     });

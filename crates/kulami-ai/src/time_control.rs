@@ -30,7 +30,7 @@ impl TimeControl {
     /// The thinking time for one move when the side to move has at most `own_moves_left` moves
     /// still to play: for a clock, an even share of what is left over the moves to come (plus
     /// two in hand) and most of the increment, never more than half of what is left, and always
-    /// [`CLOCK_RESERVE`] short of the flag.
+    /// 60 ms short of the flag (kept back for the reply to travel and the move to be committed).
     #[must_use]
     pub fn budget(self, own_moves_left: usize) -> Duration {
         match self {
