@@ -17,7 +17,7 @@ pub enum Level {
     /// always the best move it finds.
     Club,
     /// Level 4, an expert: the tree search of level 5 for 30 ms per move on one thread, and the
-    /// exact solver in the last 16 plies.
+    /// exact solver in the last 16 plies (14 under a variant scoring).
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
     /// RAVE and implicit minimax backups of the evaluation, RAVE alone under a variant scoring,
