@@ -177,7 +177,7 @@ impl Engine {
             Level::Beginner => {
                 let result = self.search(state, capped(Limits::depth(2)), cancel);
                 let picked = pick_near_best(state, &self.evaluator, 2, POINT, &mut self.rng);
-                self.with_choice(state, result, picked, 2)
+                with_choice(result, picked)
             }
             Level::Casual => self.search(state, capped(Limits::depth(2)), cancel),
             Level::Club => {
@@ -244,26 +244,6 @@ impl Engine {
         }
     }
 
-    /// A weaker level's result once it picked `picked` rather than the search's best: its value
-    /// and line are those of the picked move at the level's `depth`.
-    fn with_choice(
-        &self,
-        state: &KulamiState,
-        searched: SearchResult<Cell>,
-        picked: Option<Cell>,
-        depth: u32,
-    ) -> SearchResult<Cell> {
-        match picked {
-            Some(cell) if searched.best != Some(cell) => {
-                let mut after = state.clone();
-                after.play(cell);
-                let value = -value_at_depth(&mut after, &self.evaluator, depth - 1);
-                SearchResult { best: Some(cell), value, pv: vec![cell], exact: false, ..searched }
-            }
-            _ => searched,
-        }
-    }
-
     /// Levels 4 and 5: Monte-Carlo tree search, and the exact alpha-beta solver once the end is
     /// within the reach it can solve in `time`.
     fn tree_search(
@@ -322,16 +302,27 @@ impl Engine {
     }
 }
 
+/// A weaker level's result once it picked `picked` (a move and its value at the level's depth)
+/// rather than the search's best: that move, its value and no line beyond it.
+fn with_choice(searched: SearchResult<Cell>, picked: Option<(Cell, i32)>) -> SearchResult<Cell> {
+    match picked {
+        Some((cell, value)) if searched.best != Some(cell) => {
+            SearchResult { best: Some(cell), value, pv: vec![cell], exact: false, ..searched }
+        }
+        _ => searched,
+    }
+}
+
 /// A random move among those whose `depth`-ply value by `evaluator` is within `slack` of the
-/// best: the plausible but imperfect play of level 1, and of the seeded games the puzzles are
-/// found in (which must not change when the levels are retuned).
+/// best, with that value: the plausible but imperfect play of level 1, and of the seeded games
+/// the puzzles are found in (which must not change when the levels are retuned).
 pub(crate) fn pick_near_best(
     state: &KulamiState,
     evaluator: &KulamiEvaluator,
     depth: u32,
     slack: i32,
     rng: &mut Pcg64Mcg,
-) -> Option<Cell> {
+) -> Option<(Cell, i32)> {
     let mut game = state.clone();
     let values: Vec<(Cell, i32)> = game
         .moves()
@@ -344,7 +335,7 @@ pub(crate) fn pick_near_best(
         })
         .collect();
     let best = values.iter().map(|&(_, value)| value).max()?;
-    let near: Vec<Cell> = values.iter().filter(|&&(_, value)| value >= best - slack).map(|&(cell, _)| cell).collect();
+    let near: Vec<(Cell, i32)> = values.into_iter().filter(|&(_, value)| value >= best - slack).collect();
     Some(near[(rng.next_u64() % near.len() as u64) as usize])
 }
 

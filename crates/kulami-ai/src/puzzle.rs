@@ -132,7 +132,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
         let cell = if rng.next_u64().is_multiple_of(4) {
             legal[(rng.next_u64() % legal.len() as u64) as usize]
         } else {
-            pick_near_best(&state, &evaluator, 2, POINT, &mut move_rng)?
+            pick_near_best(&state, &evaluator, 2, POINT, &mut move_rng)?.0
         };
         position.play_unchecked(cell);
     }
