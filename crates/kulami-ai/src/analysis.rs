@@ -76,13 +76,16 @@ pub fn master_hints(
     cancel: Option<&AtomicBool>,
 ) -> Vec<Hint> {
     let state = KulamiState::new(position.clone(), scoring);
-    let (moves, exact) = master_ranking(&state, time, threads, cancel);
+    let (moves, exact) = master_ranking(&mut None, &state, time, threads, cancel);
     moves.into_iter().take(count).map(|(cell, value)| Hint { cell, value, exact }).collect()
 }
 
 /// Every legal hole of `state` as level 5 judges it in `time` on `threads` (see
-/// [`master_hints`]), its choice first, and whether the values are exact.
+/// [`master_hints`]), its choice first, and whether the values are exact. Near the end it ranks
+/// with `solver`, made on first need and kept by the caller: the positions of one game share
+/// most of their endgames.
 fn master_ranking(
+    solver: &mut Option<Searcher>,
     state: &KulamiState,
     time: Duration,
     threads: usize,
@@ -90,7 +93,8 @@ fn master_ranking(
 ) -> (Vec<(Cell, i32)>, bool) {
     let evaluator = KulamiEvaluator::default();
     if state.moves_left_at_most() <= solver_reach(time, state.scoring()) {
-        let ranked = Searcher::new(32, threads).rank_moves(state, &evaluator, Limits::time(time));
+        let solver = solver.get_or_insert_with(|| Searcher::new(32, threads));
+        let ranked = solver.rank_moves(state, &evaluator, Limits::time(time));
         return (ranked.moves, ranked.exact);
     }
     let limits = MctsLimits { time, playouts: u64::MAX, threads };
@@ -234,8 +238,9 @@ pub fn master_analysis(
     threads: usize,
     cancel: Option<&AtomicBool>,
 ) -> Vec<MoveReview> {
+    let mut solver = None;
     review(start, moves, scoring, |state| {
-        let ranking = master_ranking(state, time, threads, cancel);
+        let ranking = master_ranking(&mut solver, state, time, threads, cancel);
         let cancelled = cancel.is_some_and(|cancel| cancel.load(Ordering::Relaxed));
         (!cancelled).then_some(ranking)
     })
