@@ -33,6 +33,14 @@ fn check_position(position: &Position, reference: &ReferenceGame) {
     assert_eq!(legal, expected, "legal moves after {:?}", position.placements());
     assert_eq!(position.can_swap(), reference.can_swap(), "swap after {:?}", position.placements());
     assert_eq!(position.is_game_over(), expected.is_empty() && !reference.can_swap());
+    let layout = position.layout();
+    for color in kulami_core::Color::BOTH {
+        let placed = position.marbles(color).len();
+        assert_eq!(position.marbles_left(color), layout.marbles_per_player() - placed, "{color:?}");
+    }
+    for hole in Cell::all() {
+        assert_eq!(layout.tile_holes_at(hole), layout.tile_at(hole).map_or(0, |tile| tile.cells().len()), "{hole}");
+    }
     for scoring in Scoring::ALL {
         let score = position.score(scoring);
         let (red, black, winner) = reference.score(scoring);

@@ -65,6 +65,13 @@ pub trait SearchGame: Clone + Send {
     fn known_value(&self) -> Option<i32> {
         None
     }
+    /// The value for the side to move of its best move, in a position where every legal move
+    /// ends the game, if the game can tell without playing them (Kulami: the last marble can
+    /// only win or tie the tile it goes on). The exact searches take it instead of playing each
+    /// last move, which is where most of their nodes are. `None` (the default): they play them.
+    fn last_move_value(&self) -> Option<i32> {
+        None
+    }
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;

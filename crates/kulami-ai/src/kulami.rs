@@ -44,6 +44,8 @@ pub struct KulamiState {
     position: Position,
     scoring: Scoring,
     marble_key: u64,
+    /// The most marbles the game can hold: the holes, or both players' marbles if fewer.
+    capacity: usize,
 }
 
 impl KulamiState {
@@ -55,7 +57,9 @@ impl KulamiState {
             .iter()
             .flat_map(|&color| position.marbles(color).iter().map(move |cell| keys.marble[color.index()][cell.index()]))
             .fold(0, |key, k| key ^ k);
-        KulamiState { position, scoring, marble_key }
+        let layout = position.layout();
+        let capacity = layout.holes().len().min(2 * layout.marbles_per_player());
+        KulamiState { position, scoring, marble_key, capacity }
     }
 
     /// The position.
@@ -144,9 +148,8 @@ impl SearchGame for KulamiState {
     }
 
     fn moves_left_at_most(&self) -> usize {
-        let empty = (self.position.layout().holes() & !self.position.occupied()).len();
-        let marbles = self.position.marbles_left(Color::Red) + self.position.marbles_left(Color::Black);
-        empty.min(marbles)
+        // Each ply fills one hole with one marble.
+        self.capacity - self.position.ply()
     }
 
     /// The search plays placements only (the engine judges the swap before it searches), so the
@@ -161,15 +164,33 @@ impl SearchGame for KulamiState {
     /// 1:5) 1:2 gave the solver the fewest nodes (`examples/endgames`), and it is as good for
     /// depth-limited searches.
     fn order_hint(&self, cell: Cell) -> i32 {
+        let replies = self.position.legal_moves_after(cell);
+        (self.tile_gain(cell) - replies.len() as i32 * 2) * ORDER_SCALE
+    }
+
+    /// Under the standard scoring the last marble changes the margin by what it gains on its
+    /// tile alone.
+    fn last_move_value(&self) -> Option<i32> {
+        if self.scoring != Scoring::Standard {
+            return None;
+        }
         let position = &self.position;
-        let layout = position.layout();
         let me = position.side_to_move();
-        let replies = position.legal_moves_after(cell);
-        let gain = layout.tile_index(cell).map_or(0, |tile| {
+        let best_gain = position.legal_moves().iter().map(|cell| self.tile_gain(cell)).max()?;
+        Some((position.tile_points(me) as i32 - position.tile_points(me.other()) as i32 + best_gain) * POINT)
+    }
+}
+
+impl KulamiState {
+    /// The tile points the side to move gains by a marble on `cell`: the tile's holes if the
+    /// marble takes the lead there or draws level (the opponent loses the tile), else none.
+    fn tile_gain(&self, cell: Cell) -> i32 {
+        let position = &self.position;
+        let me = position.side_to_move();
+        position.layout().tile_index(cell).map_or(0, |tile| {
             let lead = position.tile_count(tile, me) as i32 - position.tile_count(tile, me.other()) as i32;
-            if lead == 0 || lead == -1 { layout.tiles()[tile].holes() as i32 } else { 0 }
-        });
-        (gain - replies.len() as i32 * 2) * ORDER_SCALE
+            if lead == 0 || lead == -1 { position.layout().tile_holes_at(cell) as i32 } else { 0 }
+        })
     }
 }
 
@@ -221,6 +242,38 @@ mod tests {
                 assert_eq!(game.margin(), expected * POINT, "{scoring} after {:?}", game.position().placements());
             }
         }
+    }
+
+    #[test]
+    fn the_last_moves_value_is_the_best_final_margin_of_playing_them() {
+        let mut checked = 0;
+        for seed in 1..=300_u64 {
+            let mut game = state("");
+            let mut x = seed;
+            while game.terminal_value().is_none() {
+                let moves: Vec<Cell> = game.moves().into_iter().collect();
+                if game.moves_left_at_most() == 1 {
+                    let best = moves
+                        .iter()
+                        .map(|&cell| {
+                            game.play(cell);
+                            let value = -game.terminal_value().expect("the last move ends the game");
+                            game.undo();
+                            value
+                        })
+                        .max();
+                    assert_eq!(game.last_move_value(), best, "seed {seed}");
+                    let variant = KulamiState::new(game.position().clone(), Scoring::Area);
+                    assert_eq!(variant.last_move_value(), None, "a variant's bonuses need the moves played");
+                    checked += 1;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                game.play(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 50, "only {checked} games reached their last move");
     }
 
     #[test]

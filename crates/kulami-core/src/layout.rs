@@ -104,7 +104,8 @@ impl Tile {
     /// The number of holes, which is what the tile scores.
     #[must_use]
     pub fn holes(&self) -> usize {
-        self.cells.len()
+        // A tile is a full rectangle (checked when parsed): no population count needed.
+        usize::from(self.height) * usize::from(self.width)
     }
 
     /// The top-left hole.
@@ -260,6 +261,9 @@ pub struct Layout {
     tile_index: [u8; FRAME_CELLS],
     /// Each cell's tile as a set (empty outside the board), to avoid a double lookup.
     tile_cells: [CellSet; FRAME_CELLS],
+    /// The holes of each cell's tile (0 outside the board): what a move there plays for, read
+    /// at every move of a search.
+    tile_holes: [u8; FRAME_CELLS],
     /// Holes in the cell's row or column but not on its tile: where the reply to a marble there may go.
     reply_cells: [CellSet; FRAME_CELLS],
 }
@@ -313,12 +317,14 @@ impl Layout {
     fn from_tiles(tiles: Vec<Tile>) -> Layout {
         let mut tile_index = [NO_TILE; FRAME_CELLS];
         let mut tile_cells = [CellSet::EMPTY; FRAME_CELLS];
+        let mut tile_holes = [0; FRAME_CELLS];
         let mut holes = CellSet::EMPTY;
         for (index, tile) in tiles.iter().enumerate() {
             holes |= tile.cells;
             for cell in tile.cells {
                 tile_index[cell.index()] = index as u8;
                 tile_cells[cell.index()] = tile.cells;
+                tile_holes[cell.index()] = tile.holes() as u8;
             }
         }
         let mut reply_cells = [CellSet::EMPTY; FRAME_CELLS];
@@ -326,7 +332,8 @@ impl Layout {
             let line = CellSet::row(cell.row()) | CellSet::column(cell.column());
             reply_cells[cell.index()] = line & holes & !tile_cells[cell.index()];
         }
-        let mut layout = Layout { tiles, holes, marbles_per_player: 0, tile_index, tile_cells, reply_cells };
+        let mut layout =
+            Layout { tiles, holes, marbles_per_player: 0, tile_index, tile_cells, tile_holes, reply_cells };
         layout.marbles_per_player = layout.default_marbles_per_player();
         layout
     }
@@ -386,6 +393,13 @@ impl Layout {
     #[must_use]
     pub fn tile_cells_at(&self, cell: Cell) -> CellSet {
         self.tile_cells[cell.index()]
+    }
+
+    /// The number of holes of the tile holding `cell` (0 if it is not a hole): the points that
+    /// tile scores.
+    #[must_use]
+    pub fn tile_holes_at(&self, cell: Cell) -> usize {
+        usize::from(self.tile_holes[cell.index()])
     }
 
     /// Holes in the row or column of `cell` that are not on its tile.
