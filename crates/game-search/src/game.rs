@@ -72,6 +72,11 @@ pub trait SearchGame: Clone + Send {
     fn last_move_value(&self) -> Option<i32> {
         None
     }
+    /// Called by the tree search on its own copy of the game before its random playouts. A game
+    /// may drop here bookkeeping that pays in exhaustive searches, where every move's work is
+    /// shared by many finished games below it, but not in playouts, where each move leads to
+    /// one (Kulami drops the largest areas it keeps move by move). Does nothing by default.
+    fn prepare_for_playouts(&mut self) {}
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;

@@ -225,7 +225,8 @@ struct Tree<'e, G: SearchGame> {
 }
 
 impl<'e, G: SearchGame> Tree<'e, G> {
-    fn new(game: G, evaluator: Option<&'e dyn Evaluator<G>>, options: MctsOptions, seed: u64) -> Tree<'e, G> {
+    fn new(mut game: G, evaluator: Option<&'e dyn Evaluator<G>>, options: MctsOptions, seed: u64) -> Tree<'e, G> {
+        game.prepare_for_playouts();
         let words = G::MOVE_SLOTS.div_ceil(64);
         Tree {
             game,

@@ -12,9 +12,9 @@ fn main() {
     divan::main();
 }
 
-fn classic(moves: &str) -> KulamiState {
+fn classic(moves: &str, scoring: Scoring) -> KulamiState {
     let layout = Arc::new(kulami_layouts::preset("classic").unwrap().into_layout());
-    KulamiState::new(Position::from_moves(layout, &parse_moves(moves).unwrap()).unwrap(), Scoring::Standard)
+    KulamiState::new(Position::from_moves(layout, &parse_moves(moves).unwrap()).unwrap(), scoring)
 }
 
 /// A position with `left` plies to go from seeded random play on a random 8x8 board.
@@ -46,7 +46,7 @@ const TABLE_MB: usize = 16;
 
 #[divan::bench(args = [6, 8])]
 fn midgame_depth(bencher: Bencher, depth: u32) {
-    bench_search(bencher, &classic("d4 d7 g7 g2 c2 c6 a6"), Limits::depth(depth));
+    bench_search(bencher, &classic("d4 d7 g7 g2 c2 c6 a6", Scoring::Standard), Limits::depth(depth));
 }
 
 #[divan::bench(args = [16, 20, 24], sample_count = 10)]
@@ -61,18 +61,26 @@ fn solve_endgame_both(bencher: Bencher, left: usize) {
     bench_search(bencher, &endgame(3, left, Scoring::Both), Limits::default());
 }
 
-/// Playouts per second of the tree search of levels 4 and 5 under the standard scoring (RAVE
-/// and implicit minimax backups of the evaluation) from the start of the classic board and from the middle game, one thread
-/// (the throughput column).
+/// Playouts per second of the tree search of levels 4 and 5 (RAVE and implicit minimax backups
+/// of the evaluation under the standard scoring, RAVE alone under `both`) from the start of the
+/// classic board and from the middle game, one thread (the throughput column).
 #[divan::bench(args = ["", "d4 d7 g7 g2 c2 c6 a6"])]
 fn mcts_playouts(bencher: Bencher, moves: &str) {
-    use kulami_ai::TREE_SEARCH;
+    bench_mcts(bencher, &classic(moves, Scoring::Standard));
+}
+
+#[divan::bench(args = ["", "d4 d7 g7 g2 c2 c6 a6"])]
+fn mcts_playouts_both(bencher: Bencher, moves: &str) {
+    bench_mcts(bencher, &classic(moves, Scoring::Both));
+}
+
+fn bench_mcts(bencher: Bencher, game: &KulamiState) {
     use kulami_ai::mcts::{MctsLimits, search};
     const PLAYOUTS: u64 = 2000;
-    let game = classic(moves);
     let evaluator = KulamiEvaluator::default();
+    let options = kulami_ai::tree_search_options(game.scoring());
     let limits = MctsLimits { time: std::time::Duration::MAX, playouts: PLAYOUTS, threads: 1 };
     bencher
         .counter(ItemsCount::new(PLAYOUTS))
-        .bench_local(|| search(black_box(&game), Some(&evaluator), TREE_SEARCH, limits, 1, None));
+        .bench_local(|| search(black_box(game), Some(&evaluator), options, limits, 1, None));
 }

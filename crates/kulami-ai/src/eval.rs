@@ -4,7 +4,7 @@
 //! (`cargo run --release -p kulami-ai --example tune` plays the games and prints them), not
 //! guessed.
 
-use kulami_core::{largest_area, line_sum};
+use kulami_core::line_sum;
 
 use crate::kulami::{KulamiState, POINT};
 use game_search::{Evaluator, SearchGame};
@@ -47,7 +47,11 @@ pub fn features(state: &KulamiState) -> Features {
     let measure = |on: bool, f: fn(kulami_core::CellSet) -> usize| {
         if on { f(position.marbles(me)) as i32 - f(position.marbles(other)) as i32 } else { 0 }
     };
-    let area = measure(state.scoring().counts_area(), largest_area);
+    let area = if state.scoring().counts_area() {
+        state.largest_area(me) as i32 - state.largest_area(other) as i32
+    } else {
+        0
+    };
     let lines = measure(state.scoring().counts_lines(), line_sum);
     [tiles, secured, leaning, mobility, area, lines, 1]
 }
