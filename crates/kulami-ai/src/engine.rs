@@ -392,16 +392,16 @@ pub(crate) fn line_value(state: &KulamiState, line: &[Cell], evaluator: &KulamiE
 
 /// The most plies left at which the alpha-beta solver nearly always proves the exact result in
 /// `time` on one core under `scoring` (`cargo run --release -p kulami-ai --example endgames --
-/// 18 20 22 24`, the slowest of 15 positions: 18 plies left 15 ms, 20 plies 37 ms, 22 plies
-/// 0.23 s, 24 plies 1.25 s). A variant's scores cost more to count at every finished game and
-/// its values spread wider, so the solver takes 3 to 13 times as long (`SCORING=both`: 20 plies
-/// 0.48 s, 18 plies 0.11 s): two plies less.
+/// 16 18 20 22 24`, the slowest of 15 positions: 16 plies left 3 ms, 18 plies 15 ms, 20 plies
+/// 32 ms, 22 plies 0.23 s, 24 plies 1.0 s). A variant's scores cost more to count at every
+/// finished game and its values spread wider, so the solver takes about as long two plies
+/// earlier (`SCORING=both`: 18 plies 39 ms, 20 plies 0.19 s, 22 plies 1.5 s): two plies less.
 pub(crate) fn solver_reach(time: Duration, scoring: Scoring) -> usize {
     let standard = match time.as_millis() {
-        3000.. => 24,
-        1000.. => 22,
-        100.. => 20,
-        40.. => 18,
+        2000.. => 24,
+        500.. => 22,
+        70.. => 20,
+        30.. => 18,
         _ => 16,
     };
     if scoring == Scoring::Standard { standard } else { standard - 2 }

@@ -17,13 +17,13 @@ pub enum Level {
     /// always the best move it finds.
     Club,
     /// Level 4, an expert: the tree search of level 5 for 30 ms per move on one thread, and the
-    /// exact solver in the last 16 plies (14 under a variant scoring).
+    /// exact solver in the last 18 plies (16 under a variant scoring).
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
     /// RAVE and implicit minimax backups of the evaluation, RAVE alone under a variant scoring,
     /// see [`tree_search_options`](crate::tree_search_options)) for the given time per move, one
     /// tree per thread, and the exact solver once the end is within its reach (22 plies at 1 s
-    /// per move, 24 from 3 s; two fewer under a variant).
+    /// per move, 24 from 2 s; two fewer under a variant).
     Master,
     /// The reproduction of the public engine: fixed-depth schedule, tile score only.
     Baseline,

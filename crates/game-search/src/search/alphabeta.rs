@@ -10,10 +10,10 @@ use crate::game::{Evaluator, SearchGame};
 /// Above any value a game can reach.
 pub const INFINITY: i32 = 1_000_000;
 /// Plies left at which the search goes straight to the exact solution after a warm-up: with a
-/// time limit only where the solution nearly always takes well under a second (an unfinished
+/// time limit only where the solution nearly always takes a second at most (an unfinished
 /// solution leaves just the warm-up's shallow move), without one wherever it is feasible at all
 /// (a search without any limit goes to the end anyway, so it jumps from any distance).
-const SOLVER_REACH: usize = 22;
+const SOLVER_REACH: usize = 24;
 const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
 const SOLVER_WARMUP: u32 = 8;
