@@ -331,6 +331,7 @@ impl Position {
     /// # Panics
     /// If `tile` is not an index of [`Layout::tiles`].
     #[must_use]
+    #[inline]
     pub fn tile_count(&self, tile: usize, color: Color) -> usize {
         assert!(tile < self.layout.tiles().len(), "tile index out of range");
         usize::from(self.tile_counts[tile][color.index()])
@@ -338,6 +339,7 @@ impl Position {
 
     /// The holes the side to move may fill; empty when the game is over.
     #[must_use]
+    #[inline]
     pub fn legal_moves(&self) -> CellSet {
         if self.placed(usize::from(self.ply & 1)) >= self.layout.marbles_per_player() {
             return CellSet::EMPTY;
@@ -358,6 +360,7 @@ impl Position {
     /// The holes the opponent could fill after the side to move plays `cell`: what
     /// [`Position::legal_moves`] gives after that move. For move ordering, without playing it.
     #[must_use]
+    #[inline]
     pub fn legal_moves_after(&self, cell: Cell) -> CellSet {
         let opponent = usize::from(!self.ply & 1);
         if self.placed(opponent) >= self.layout.marbles_per_player() {
@@ -431,6 +434,7 @@ impl Position {
     /// For search, with a cell taken from [`Position::legal_moves`]. Playing an illegal cell
     /// leaves a position the rules cannot reach; playing once all holes of the frame are
     /// filled panics.
+    #[inline]
     pub fn play_unchecked(&mut self, cell: Cell) {
         let side = usize::from(self.ply & 1);
         self.marbles[side].insert(cell);
@@ -450,6 +454,7 @@ impl Position {
 
     /// Takes back the last move (a placement or the swap) and returns it; `None` at the start of
     /// the game.
+    #[inline]
     pub fn undo(&mut self) -> Option<Move> {
         if self.swapped && self.ply == 1 {
             self.swapped = false;
