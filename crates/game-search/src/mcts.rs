@@ -93,6 +93,7 @@ pub const PV_MIN_VISITS: u32 = 8;
 /// Searches `game` within `limits`; `seed` fixes the random playouts, so a search limited by
 /// playouts on one thread always returns the same move. Setting `cancel` stops it at once.
 /// `evaluator` serves the options' [`ImplicitMinimax`] backups; without one they are off.
+/// [`search_reusing`] does the same starting from the trees of an earlier search.
 ///
 /// ```
 /// use std::time::Duration;
@@ -115,24 +116,68 @@ pub fn search<G: SearchGame>(
     seed: u64,
     cancel: Option<&AtomicBool>,
 ) -> MctsResult<G::Move> {
+    search_reusing(&mut KeptTrees::default(), game, evaluator, options, limits, seed, cancel)
+}
+
+/// [`search`], starting from what the trees in `kept` found below `game`, if an earlier search
+/// looked at it (tree reuse), and leaving its own trees there for the next search. `limits`
+/// counts only this search's playouts.
+///
+/// ```
+/// use std::time::Duration;
+/// use game_search::SearchGame;
+/// use game_search::mcts::{self, KeptTrees, MctsLimits, MctsOptions};
+/// use game_search::nim::Nim;
+/// let limits = MctsLimits { time: Duration::from_secs(5), playouts: 3000, threads: 1 };
+/// let mut kept = KeptTrees::default();
+/// let mut game = Nim::new(10);
+/// let first = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 7, None);
+/// game.play(2);
+/// game.play(1);
+/// // The second search starts with the visits the first one gave this position.
+/// let second = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 8, None);
+/// assert_eq!(second.best, Some(3));
+/// assert!(second.moves.iter().map(|root| root.visits).sum::<u64>() > 3000);
+/// # let _ = first;
+/// ```
+///
+/// # Panics
+/// If a method of `game` panics on one of the search threads (the panic is passed on).
+pub fn search_reusing<G: SearchGame>(
+    kept: &mut KeptTrees<G>,
+    game: &G,
+    evaluator: Option<&dyn Evaluator<G>>,
+    options: MctsOptions,
+    limits: MctsLimits,
+    seed: u64,
+    cancel: Option<&AtomicBool>,
+) -> MctsResult<G::Move> {
     // A time too long for the clock to add is no limit (the playout count may still end it).
     let deadline = Instant::now().checked_add(limits.time);
     let threads = limits.threads.max(1);
-    let grow = |game: G, thread: usize| {
-        let mut tree = Tree::new(game, evaluator, options, seed.wrapping_add(thread as u64));
+    let mut starts: Vec<Vec<Node<G::Move>>> = std::mem::take(&mut kept.trees)
+        .into_iter()
+        .map(|tree| tree.reroot(game).unwrap_or_else(|| vec![Node::new(None)]))
+        .collect();
+    starts.resize_with(threads, || vec![Node::new(None)]);
+    let grow = |game: G, nodes: Vec<Node<G::Move>>, thread: usize| {
+        let mut tree = Tree::new(game, nodes, evaluator, options, seed.wrapping_add(thread as u64));
         let playouts = tree.run(limits.playouts, deadline, cancel);
         (tree, playouts)
     };
     // The first tree grows on the calling thread, so that one tree needs no thread at all (and
     // runs where threads cannot be made, as in a browser).
+    let mut starts = starts.into_iter().take(threads);
+    let first = starts.next().expect("at least one thread");
     let trees: Vec<(Tree<'_, G>, u64)> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|thread| {
+        let helpers: Vec<_> = starts
+            .enumerate()
+            .map(|(helper, nodes)| {
                 let game = game.clone();
-                scope.spawn(move || grow(game, thread))
+                scope.spawn(move || grow(game, nodes, helper + 1))
             })
             .collect();
-        let mut trees = vec![grow(game.clone(), 0)];
+        let mut trees = vec![grow(game.clone(), first, 0)];
         trees.extend(helpers.into_iter().map(|helper| helper.join().expect("an MCTS thread panicked")));
         trees
     });
@@ -162,10 +207,94 @@ pub fn search<G: SearchGame>(
             }
         })
         .collect();
+    kept.trees = trees.into_iter().map(|(tree, _)| KeptTree { game: tree.game, nodes: tree.nodes }).collect();
     let Some(first) = moves.first() else {
         return MctsResult { best: None, pv: Vec::new(), win_rate: 0.0, moves, playouts };
     };
     MctsResult { best: Some(first.mv), pv: first.line.clone(), win_rate: first.win_rate, moves, playouts }
+}
+
+/// The trees of a search, kept for the next one ([`search_reusing`]). Keep one per player in a
+/// game, and [`KeptTrees::clear`] it when anything but the position changes (the scoring, the
+/// evaluation, the options), since the trees' statistics were gathered under them.
+pub struct KeptTrees<G: SearchGame> {
+    trees: Vec<KeptTree<G>>,
+}
+
+impl<G: SearchGame> Default for KeptTrees<G> {
+    fn default() -> Self {
+        KeptTrees { trees: Vec::new() }
+    }
+}
+
+impl<G: SearchGame> std::fmt::Debug for KeptTrees<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptTrees").field("trees", &self.trees.len()).field("nodes", &self.nodes()).finish()
+    }
+}
+
+impl<G: SearchGame> KeptTrees<G> {
+    /// Forgets the kept trees.
+    pub fn clear(&mut self) {
+        self.trees.clear();
+    }
+
+    /// Nodes kept over all trees (for tests and diagnostics).
+    #[must_use]
+    pub fn nodes(&self) -> usize {
+        self.trees.iter().map(|tree| tree.nodes.len()).sum()
+    }
+}
+
+/// The most moves between a kept tree's root and the next search's position for the tree to be
+/// reused: a player's own move and the reply, with room for a pass or a move that keeps the turn.
+pub const REUSE_PLIES: usize = 4;
+
+/// One thread's tree, with the position at its root.
+struct KeptTree<G: SearchGame> {
+    game: G,
+    nodes: Vec<Node<G::Move>>,
+}
+
+impl<G: SearchGame> KeptTree<G> {
+    /// The subtree at `game`, as a tree of its own, if the tree reaches it within
+    /// [`REUSE_PLIES`] moves of its root.
+    fn reroot(mut self, game: &G) -> Option<Vec<Node<G::Move>>> {
+        let plies = game.ply().checked_sub(self.game.ply()).filter(|&plies| plies <= REUSE_PLIES)?;
+        let found = self.find(0, plies, game)?;
+        Some(subtree(&self.nodes, found))
+    }
+
+    /// The node `plies` moves below `index` whose position is `target` (equal keys and banked
+    /// values: for a game that banks a part of its value, the key leaves that part out).
+    fn find(&mut self, index: usize, plies: usize, target: &G) -> Option<usize> {
+        if plies == 0 {
+            let same = self.game.hash() == target.hash() && self.game.value_banked() == target.value_banked();
+            return same.then_some(index);
+        }
+        let node = self.nodes[index];
+        (node.first_child as usize..(node.first_child + node.child_count) as usize).find_map(|child| {
+            self.game.play(self.nodes[child].mv.expect("children have moves"));
+            let found = self.find(child, plies - 1, target);
+            self.game.undo();
+            found
+        })
+    }
+}
+
+/// The subtree of `nodes` below `root`, laid out afresh with `root` first.
+fn subtree<M: Copy>(nodes: &[Node<M>], root: usize) -> Vec<Node<M>> {
+    let mut kept = vec![Node { mv: None, ..nodes[root] }];
+    let mut queue = std::collections::VecDeque::from([(root, 0)]);
+    while let Some((old, new)) = queue.pop_front() {
+        let node = nodes[old];
+        kept[new].first_child = kept.len() as u32;
+        for child in node.first_child..node.first_child + node.child_count {
+            queue.push_back((child as usize, kept.len()));
+            kept.push(nodes[child as usize]);
+        }
+    }
+    kept
 }
 
 /// A root move's statistics, from the side to move's point of view.
@@ -176,6 +305,7 @@ struct RootChild<M> {
     wins: f64,
 }
 
+#[derive(Clone, Copy)]
 struct Node<M> {
     /// The move that leads here (`None` at the root).
     mv: Option<M>,
@@ -225,14 +355,21 @@ struct Tree<'e, G: SearchGame> {
 }
 
 impl<'e, G: SearchGame> Tree<'e, G> {
-    fn new(mut game: G, evaluator: Option<&'e dyn Evaluator<G>>, options: MctsOptions, seed: u64) -> Tree<'e, G> {
+    /// A tree at `game`, grown on from `nodes` (a new root alone, or a kept subtree).
+    fn new(
+        mut game: G,
+        nodes: Vec<Node<G::Move>>,
+        evaluator: Option<&'e dyn Evaluator<G>>,
+        options: MctsOptions,
+        seed: u64,
+    ) -> Tree<'e, G> {
         game.prepare_for_playouts();
         let words = G::MOVE_SLOTS.div_ceil(64);
         Tree {
             game,
             options,
             minimax: evaluator.zip(options.implicit_minimax),
-            nodes: vec![Node::new(None)],
+            nodes,
             rng: Pcg64Mcg::seed_from_u64(seed),
             path: Vec::new(),
             played: Vec::new(),

@@ -114,3 +114,30 @@ fn implicit_minimax_backups_steer_the_tree_by_the_evaluation() {
         assert_eq!(unaided, mcts::search(&Nim::new(counters), None, without, limits, 5, None));
     }
 }
+
+#[test]
+fn a_kept_tree_carries_its_statistics_to_the_position_two_moves_on() {
+    let limits = MctsLimits { time: Duration::from_secs(20), playouts: 2000, threads: 2 };
+    let visits = |found: &mcts::MctsResult<u8>| found.moves.iter().map(|root| root.visits).sum::<u64>();
+    let mut kept = mcts::KeptTrees::default();
+    let mut game = Nim::new(21);
+    let first = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 1, None);
+    assert_eq!(visits(&first), 4000, "a first search starts from nothing");
+    // The winning take (to 20), then a reply the tree looked at.
+    game.play(1);
+    game.play(3);
+    let second = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 2, None);
+    assert_eq!(second.playouts, 4000, "the limit counts this search's playouts");
+    assert!(visits(&second) > 4000, "the subtree's visits carried over: {}", visits(&second));
+    assert_eq!(second.best, Some(1), "17 counters: take one");
+    // A position the trees never reached starts from nothing again, as does a cleared one.
+    let elsewhere = Nim::new(30);
+    let fresh = mcts::search_reusing(&mut kept, &elsewhere, None, MctsOptions::RAVE, limits, 3, None);
+    assert_eq!(visits(&fresh), 4000);
+    kept.clear();
+    assert_eq!(kept.nodes(), 0);
+    let again = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 2, None);
+    assert_eq!(visits(&again), 4000);
+    // Reused, the search still answers as a plain one would from the same start.
+    assert_eq!(again, mcts::search(&game, None, MctsOptions::RAVE, limits, 2, None));
+}

@@ -6,14 +6,15 @@
 //! SETTINGS are `EXPLORATION,RAVE` or `EXPLORATION,RAVE,WEIGHT:SCALE`: a RAVE equivalence of 0
 //! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
 //! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
-//! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH). Two games run at a time, one thread each.
+//! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH). A `+reuse` suffix keeps the
+//! trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one thread each.
 //! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (seven comma-separated weights
 //! each, as in `TUNED_WEIGHTS`) replaces the evaluation the backups use.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use kulami_ai::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions};
+use kulami_ai::mcts::{self, ImplicitMinimax, KeptTrees, MctsLimits, MctsOptions};
 use kulami_ai::stats::Tally;
 use kulami_ai::tournament::{MatchPlan, Player, PlayerError, run_match};
 use kulami_ai::{Clock, Engine, EngineOptions, KulamiEvaluator, KulamiState, Level, TimeControl};
@@ -25,6 +26,8 @@ struct MctsPlayer {
     evaluator: KulamiEvaluator,
     time: Duration,
     seed: u64,
+    /// With tree reuse: the trees of the last move.
+    kept: Option<KeptTrees<KulamiState>>,
 }
 
 impl Player for MctsPlayer {
@@ -32,19 +35,18 @@ impl Player for MctsPlayer {
         format!("{:?}", self.options)
     }
     fn new_game(&mut self, _start: &Position, _scoring: Scoring) -> Result<(), PlayerError> {
+        if let Some(kept) = &mut self.kept {
+            kept.clear();
+        }
         Ok(())
     }
     fn choose(&mut self, position: &Position, scoring: Scoring, _clock: Option<Clock>) -> Result<Move, PlayerError> {
         self.seed += 1;
         let limits = MctsLimits { time: self.time, playouts: u64::MAX, threads: 1 };
-        let found = mcts::search(
-            &KulamiState::new(position.clone(), scoring),
-            Some(&self.evaluator),
-            self.options,
-            limits,
-            self.seed,
-            None,
-        );
+        let state = KulamiState::new(position.clone(), scoring);
+        let mut fresh = KeptTrees::default();
+        let kept = self.kept.as_mut().unwrap_or(&mut fresh);
+        let found = mcts::search_reusing(kept, &state, Some(&self.evaluator), self.options, limits, self.seed, None);
         found.best.map(Move::Place).ok_or_else(|| PlayerError("no move".into()))
     }
 }
@@ -65,6 +67,7 @@ fn player(spec: &str, time: Duration) -> Box<dyn Player> {
         let options = EngineOptions::default().with_time(TimeControl::PerMove(time)).with_threads(1);
         return Box::new(Engine::new(Level::Master, options));
     }
+    let (spec, reuse) = spec.strip_suffix("+reuse").map_or((spec, false), |spec| (spec, true));
     let parts: Vec<&str> = spec.split(',').collect();
     let rave: f64 = parts[1].parse().expect("a number");
     let implicit_minimax = parts.get(2).map(|imb| {
@@ -76,7 +79,7 @@ fn player(spec: &str, time: Duration) -> Box<dyn Player> {
         rave_equivalence: (rave > 0.0).then_some(rave),
         implicit_minimax,
     };
-    Box::new(MctsPlayer { options, evaluator: evaluator(), time, seed: 0 })
+    Box::new(MctsPlayer { options, evaluator: evaluator(), time, seed: 0, kept: reuse.then(KeptTrees::default) })
 }
 
 fn main() {
