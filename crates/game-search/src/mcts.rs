@@ -131,14 +131,13 @@ pub fn search<G: SearchGame>(
 /// let limits = MctsLimits { time: Duration::from_secs(5), playouts: 3000, threads: 1 };
 /// let mut kept = KeptTrees::default();
 /// let mut game = Nim::new(10);
-/// let first = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 7, None);
+/// mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 7, None);
 /// game.play(2);
 /// game.play(1);
 /// // The second search starts with the visits the first one gave this position.
 /// let second = mcts::search_reusing(&mut kept, &game, None, MctsOptions::RAVE, limits, 8, None);
 /// assert_eq!(second.best, Some(3));
 /// assert!(second.moves.iter().map(|root| root.visits).sum::<u64>() > 3000);
-/// # let _ = first;
 /// ```
 ///
 /// # Panics
