@@ -171,7 +171,12 @@ impl Engine {
     fn choose_placement(&mut self, state: &KulamiState, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let cap = self.options.time.cap(own_moves_left);
-        let budget = self.options.time.budget(own_moves_left);
+        let mut budget = self.options.time.budget(own_moves_left);
+        // A forced move needs no thought: a short search still gives it a value and a line, and
+        // a clock keeps the rest for the moves that need it.
+        if state.move_count() == 1 {
+            budget = budget.min(FORCED_MOVE_TIME);
+        }
         let capped = |limits: Limits| limits.with_time(cap);
         match self.level {
             Level::Beginner => {
@@ -353,6 +358,9 @@ fn value_at_depth(game: &mut KulamiState, evaluator: &KulamiEvaluator, depth: u3
 /// Level 4's thinking time per move (less if its clock is short).
 const EXPERT_TIME: Duration = Duration::from_millis(30);
 
+/// The time-limited levels' thinking time for the only legal move.
+const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
+
 /// The tree search of levels 4 and 5: RAVE, and implicit minimax backups of the evaluation in
 /// which a 4-point lead counts as a 73% chance of winning. Of the weights tried against RAVE
 /// alone (100 games each at 0.1 s per move, `examples/mcts_tune.rs`), 0.3 scored 61.5%, 0.2 58% and
@@ -521,6 +529,34 @@ mod tests {
                 assert_eq!(tree_search_options(scoring), MctsOptions::RAVE, "{scoring}");
                 assert_eq!(solver_reach(time, scoring) + 2, solver_reach(time, Scoring::Standard), "{scoring}");
             }
+        }
+    }
+
+    #[test]
+    fn a_forced_move_is_played_at_once_whatever_the_time() {
+        // The first position of seeded random play with one legal move, beyond the solver's reach.
+        let time = TimeControl::PerMove(Duration::from_secs(30));
+        let beyond_solver = solver_reach(time.budget(1), Scoring::Standard);
+        let layout = std::sync::Arc::new(classic());
+        let forced = (1..2000_u64)
+            .find_map(|seed| {
+                let mut state = KulamiState::new(Position::new(layout.clone()), Scoring::Standard);
+                let mut x = seed;
+                while state.moves_left_at_most() > beyond_solver && state.move_count() > 1 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    state.play(state.moves().into_iter().nth((x % state.move_count() as u64) as usize)?);
+                }
+                let forced = state.move_count() == 1 && state.moves_left_at_most() > beyond_solver;
+                forced.then(|| state.position().clone())
+            })
+            .expect("random play meets a forced move");
+        for level in [Level::Expert, Level::Master, Level::Mcts] {
+            let mut engine = Engine::new(level, EngineOptions::default().with_time(time).with_threads(1));
+            let choice = engine.choose(&forced, Scoring::Standard, None);
+            assert_eq!(choice.best.map(Move::cell), Some(forced.legal_moves().iter().next()), "{level}");
+            assert!(choice.time < Duration::from_secs(10), "{level} thought {:?} over its only move", choice.time);
         }
     }
 
