@@ -166,7 +166,7 @@ pub fn search_reusing<G: SearchGame>(
     };
     // The first tree grows on the calling thread, so that one tree needs no thread at all (and
     // runs where threads cannot be made, as in a browser).
-    let mut starts = starts.into_iter().take(threads);
+    let mut starts = starts.into_iter();
     let first = starts.next().expect("at least one thread");
     let trees: Vec<(Tree<'_, G>, u64)> = std::thread::scope(|scope| {
         let helpers: Vec<_> = starts

@@ -93,6 +93,17 @@ impl KulamiState {
         }
     }
 
+    /// The tile points the side to move gains by a marble on `cell`: the tile's holes if the
+    /// marble takes the lead there or draws level (the opponent loses the tile), else none.
+    fn tile_gain(&self, cell: Cell) -> i32 {
+        let position = &self.position;
+        let me = position.side_to_move();
+        position.layout().tile_index(cell).map_or(0, |tile| {
+            let lead = position.tile_count(tile, me) as i32 - position.tile_count(tile, me.other()) as i32;
+            if lead == 0 || lead == -1 { position.layout().tile_holes_at(cell) as i32 } else { 0 }
+        })
+    }
+
     /// The position.
     #[must_use]
     pub fn position(&self) -> &Position {
@@ -227,19 +238,6 @@ impl SearchGame for KulamiState {
         let me = position.side_to_move();
         let best_gain = position.legal_moves().iter().map(|cell| self.tile_gain(cell)).max()?;
         Some((position.tile_points(me) as i32 - position.tile_points(me.other()) as i32 + best_gain) * POINT)
-    }
-}
-
-impl KulamiState {
-    /// The tile points the side to move gains by a marble on `cell`: the tile's holes if the
-    /// marble takes the lead there or draws level (the opponent loses the tile), else none.
-    fn tile_gain(&self, cell: Cell) -> i32 {
-        let position = &self.position;
-        let me = position.side_to_move();
-        position.layout().tile_index(cell).map_or(0, |tile| {
-            let lead = position.tile_count(tile, me) as i32 - position.tile_count(tile, me.other()) as i32;
-            if lead == 0 || lead == -1 { position.layout().tile_holes_at(cell) as i32 } else { 0 }
-        })
     }
 }
 
