@@ -3,7 +3,7 @@
 mod game;
 pub mod matches;
 pub mod mcts;
-mod memory;
+pub mod memory;
 pub mod nim;
 mod search;
 mod solver;

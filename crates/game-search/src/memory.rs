@@ -1,11 +1,20 @@
 //! Large tables on huge pages where the system grants them: a table probed at random misses the
 //! address cache (the TLB) on almost every probe with 4 KiB pages, and far less with 2 MiB ones.
+//! The search's transposition table uses these, and so may a game's own tables (an endgame
+//! database, say).
 
 /// Asks Linux to back the capacity of `allocation`, not yet written, with huge pages. The
 /// advice changes no contents and no semantics; where it is refused, nothing changes.
+///
+/// ```
+/// let mut table: Vec<u8> = Vec::with_capacity(8 << 20);
+/// game_search::memory::advise_huge_pages(&table);
+/// table.resize(8 << 20, 0);
+/// assert!(table.iter().all(|&byte| byte == 0));
+/// ```
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-pub(crate) fn advise_huge_pages<T>(allocation: &Vec<T>) {
+pub fn advise_huge_pages<T>(allocation: &Vec<T>) {
     const HUGE_PAGE: usize = 2 << 20;
     let start = allocation.as_ptr() as usize;
     let end = start + allocation.capacity() * std::mem::size_of::<T>();
@@ -20,12 +29,12 @@ pub(crate) fn advise_huge_pages<T>(allocation: &Vec<T>) {
 
 /// Elsewhere the system's pages serve.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn advise_huge_pages<T>(_allocation: &Vec<T>) {}
+pub fn advise_huge_pages<T>(_allocation: &Vec<T>) {}
 
 /// Starts fetching the cache line of `item` for a read soon after, without waiting for it.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-pub(crate) fn prefetch<T>(item: &T) {
+pub fn prefetch<T>(item: &T) {
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     // SAFETY: a prefetch is a hint that never faults, and SSE is part of every x86_64.
     unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast()) };
@@ -33,4 +42,4 @@ pub(crate) fn prefetch<T>(item: &T) {
 
 /// Elsewhere the read itself fetches.
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn prefetch<T>(_item: &T) {}
+pub fn prefetch<T>(_item: &T) {}

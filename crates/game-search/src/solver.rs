@@ -5,6 +5,7 @@
 //! [`Searcher`](crate::Searcher) solves too, but through its depth schedule, which needs
 //! [`SearchGame::moves_left_at_most`] to be tight.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use web_time::{Duration, Instant};
@@ -80,31 +81,41 @@ impl Solver {
         lower
     }
 
-    /// One null-window search at `beta` on every thread: the first thread's answer, the others
-    /// stopped once it has one.
+    /// One null-window search at `beta` on every thread: the answer of the thread that finishes
+    /// first (each searches the whole tree, so any one's answer is the answer), the others then
+    /// stopped. Waiting for one chosen thread instead wasted the others: one whose first move
+    /// cut off early sat idle while the chosen one went on alone.
     fn null_window<G: SearchGame>(&mut self, game: &G, beta: i32) -> i32 {
-        let claims = (self.threads > 1).then(Claims::new);
+        if self.threads == 1 {
+            let mut worker = Worker::new(&self.table, None, None);
+            let value = worker.search(&mut game.clone(), beta - 1, beta, 0);
+            self.nodes += worker.nodes;
+            return value;
+        }
+        let claims = Claims::new();
         let stop = AtomicBool::new(false);
-        let (table, claims, stop) = (&self.table, claims.as_ref(), &stop);
-        let (value, nodes) = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..self.threads)
+        let answer = OnceLock::new();
+        let (table, claims, stop, answer) = (&self.table, &claims, &stop, &answer);
+        let nodes: u64 = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.threads)
                 .map(|_| {
                     let mut game = game.clone();
                     scope.spawn(move || {
-                        let mut worker = Worker::new(table, claims, Some(stop));
-                        worker.search(&mut game, beta - 1, beta, 0);
+                        let mut worker = Worker::new(table, Some(claims), Some(stop));
+                        let value = worker.search(&mut game, beta - 1, beta, 0);
+                        if !worker.stopped {
+                            let _ = answer.set(value);
+                            stop.store(true, Relaxed);
+                        }
                         worker.nodes
                     })
                 })
                 .collect();
-            let mut worker = Worker::new(table, claims, None);
-            let value = worker.search(&mut game.clone(), beta - 1, beta, 0);
-            stop.store(true, Relaxed);
-            let helped: u64 = helpers.into_iter().map(|helper| helper.join().unwrap_or(0)).sum();
-            (value, worker.nodes + helped)
+            workers.into_iter().map(|worker| worker.join().unwrap_or(0)).sum()
         });
         self.nodes += nodes;
-        value
+        // A thread is stopped only after another has set the answer.
+        *answer.get().expect("the first thread to finish answers")
     }
 
     /// The moves of perfect play from `game`, whose exact value is `value`: at each step the
@@ -118,11 +129,16 @@ impl Solver {
             moves.sort_by_key(|&mv| G::pack(mv) != stored);
             let kept = moves.into_iter().find(|&mv| {
                 game.play(mv);
-                // The value, if this move keeps it, seen from the position reached.
-                let reached = self.value(game, seen_by(game, mover, value));
-                let reached = seen_by(game, mover, reached);
+                // No move is worth more than `value`, so one worth at least as much keeps it:
+                // one null-window search tells, where the exact value of the position reached
+                // would take two (and the second, the proof that it is no more, costs most).
+                let keeps = if game.mover() == mover {
+                    self.null_window(game, value) >= value
+                } else {
+                    self.null_window(game, 1 - value) <= -value
+                };
                 game.undo();
-                reached == value
+                keeps
             });
             let Some(mv) = kept else { break };
             game.play(mv);
@@ -140,7 +156,7 @@ impl Solver {
 struct Worker<'a> {
     table: &'a TranspositionTable,
     claims: Option<&'a Claims>,
-    /// Set when a helper's answer is no longer wanted; the first thread has none.
+    /// Set when another thread has answered; a search on one thread has none.
     stop: Option<&'a AtomicBool>,
     stopped: bool,
     nodes: u64,
@@ -157,7 +173,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Fail-soft alpha-beta to the end of the game: the value if it lies inside `(alpha, beta)`,
-    /// else a bound on the side it fell. A stopped helper returns at once, storing nothing.
+    /// else a bound on the side it fell. A stopped thread returns at once, storing nothing.
     fn search<G: SearchGame>(&mut self, game: &mut G, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         let nodes_before = self.nodes;
         self.nodes += 1;

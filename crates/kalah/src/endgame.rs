@@ -26,8 +26,11 @@ pub struct EndgameTable {
     /// `binomial[n][r]`, for ranking.
     binomial: Vec<[u64; BINOMIAL_COLUMNS]>,
     /// For each seed count in the pits, one entry per ranked position (the side to move's pits
-    /// first).
-    levels: Vec<Vec<AtomicI8>>,
+    /// first), the levels one after another in one allocation (on huge pages where granted:
+    /// the entries are read at random).
+    entries: Vec<AtomicI8>,
+    /// Where each level starts in `entries`, and where the last one ends.
+    level_starts: Vec<usize>,
 }
 
 impl EndgameTable {
@@ -37,10 +40,19 @@ impl EndgameTable {
     pub fn new(rules: Rules, max_seeds: u8) -> EndgameTable {
         let binomial = binomials(usize::from(max_seeds) + 2 * usize::from(rules.pits()));
         let walls = 2 * usize::from(rules.pits()) - 1;
-        let levels = (0..=usize::from(max_seeds))
-            .map(|seeds| (0..binomial[seeds + walls][walls]).map(|_| AtomicI8::new(UNKNOWN)).collect())
-            .collect();
-        EndgameTable { rules, max_seeds, binomial, levels }
+        let mut level_starts = vec![0];
+        for seeds in 0..=usize::from(max_seeds) {
+            level_starts.push(level_starts[seeds] + binomial[seeds + walls][walls] as usize);
+        }
+        let mut entries = Vec::with_capacity(level_starts[usize::from(max_seeds) + 1]);
+        game_search::memory::advise_huge_pages(&entries);
+        entries.extend((0..entries.capacity()).map(|_| AtomicI8::new(UNKNOWN)));
+        EndgameTable { rules, max_seeds, binomial, entries, level_starts }
+    }
+
+    /// The entries of the positions with `seeds` seeds in the pits, by rank.
+    fn level(&self, seeds: usize) -> &[AtomicI8] {
+        &self.entries[self.level_starts[seeds]..self.level_starts[seeds + 1]]
     }
 
     /// The whole database, every entry found before it is returned, level by level from the
@@ -49,7 +61,7 @@ impl EndgameTable {
     pub fn filled(rules: Rules, max_seeds: u8, threads: usize) -> EndgameTable {
         let table = EndgameTable::new(rules, max_seeds);
         for seeds in 0..=max_seeds {
-            let level = &table.levels[usize::from(seeds)];
+            let level = table.level(usize::from(seeds));
             let next_block = AtomicUsize::new(0);
             let fill_blocks = || {
                 loop {
@@ -116,22 +128,30 @@ impl EndgameTable {
     /// The entry of a covered position that is not over, found and kept if it was unknown.
     fn value(&self, position: &Position) -> i8 {
         let Some(side) = position.to_move else { return 0 };
-        let entry = &self.levels[self.seeds_in_pits(position) as usize][self.rank(position, side)];
+        let entry = self.entry(position, side);
         let known = entry.load(Relaxed);
         if known != UNKNOWN {
             return known;
         }
-        let mut best = i32::MIN;
-        for pit in 1..=self.rules.pits() {
+        // Every position reached first, each entry fetched at once: the entries lie far apart,
+        // and their cache misses then overlap rather than follow one another.
+        let mut reached = [None; crate::MAX_PITS as usize];
+        for (pit, slot) in (1..=self.rules.pits()).zip(&mut reached) {
             let mut next = *position;
-            if next.play(Move::Pit(pit)).is_err() {
-                continue;
+            if next.play(Move::Pit(pit)).is_ok() {
+                if let Some(mover) = next.to_move {
+                    game_search::memory::prefetch(self.entry(&next, mover));
+                }
+                *slot = Some(next);
             }
+        }
+        let mut best = i32::MIN;
+        for next in reached.iter().flatten() {
             let gained = next.margin_for(side) - position.margin_for(side);
             let rest = match next.to_move {
                 None => 0,
-                Some(mover) if mover == side => i32::from(self.value(&next)),
-                Some(_) => -i32::from(self.value(&next)),
+                Some(mover) if mover == side => i32::from(self.value(next)),
+                Some(_) => -i32::from(self.value(next)),
             };
             best = best.max(gained + rest);
         }
@@ -139,6 +159,11 @@ impl EndgameTable {
         let value = best as i8;
         entry.store(value, Relaxed);
         value
+    }
+
+    /// The entry of a covered position with `side` to move.
+    fn entry(&self, position: &Position, side: Side) -> &AtomicI8 {
+        &self.level(self.seeds_in_pits(position) as usize)[self.rank(position, side)]
     }
 
     /// The pits in ranking order: the side to move's 1..m, then the other side's.
@@ -278,7 +303,7 @@ mod tests {
                 table.advance(&mut position);
                 assert_eq!(position, table.unrank(seeds, rank), "{seeds} seeds, rank {rank}");
             }
-            assert_eq!(table.levels[usize::from(seeds)].len(), ranks.len());
+            assert_eq!(table.level(usize::from(seeds)).len(), ranks.len());
         }
     }
 
@@ -311,7 +336,8 @@ mod tests {
                 let filled = EndgameTable::filled(rules, 9, 2);
                 let on_demand = EndgameTable::new(rules, 9);
                 let mut live = 0;
-                for (seeds, level) in filled.levels.iter().enumerate() {
+                for seeds in 0..=9 {
+                    let level = filled.level(seeds);
                     for (rank, entry) in level.iter().enumerate() {
                         let position = filled.unrank(seeds as u8, rank);
                         let value = entry.load(Relaxed);
