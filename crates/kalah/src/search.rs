@@ -402,6 +402,21 @@ mod tests {
     }
 
     #[test]
+    fn boards_of_four_to_six_pits_solve_to_the_values_in_the_docs() {
+        // Empty capture and Irving's end, as docs/KALAH.md's table has them (Kalah(6,4), +10 as
+        // "Solving Kalah" found, takes seconds more and is the CLI's to show). Two threads, so
+        // that the threads' sharing is checked on trees of millions of positions too.
+        for (pits, seeds, value) in [(4, 3, 8), (4, 4, 2), (4, 5, 2), (4, 6, 0), (5, 3, 8), (5, 4, 12), (6, 3, 2)] {
+            let start =
+                Position::start(Rules::new(pits, seeds).unwrap().with_capture(Capture::Empty).with_end(End::Irving));
+            let solution = solve(&start, 64, 2);
+            assert_eq!(solution.value, value, "Kalah({pits},{seeds})");
+            let end = start.replay(&solution.line).unwrap();
+            assert_eq!((end.is_over(), end.margin()), (true, value), "Kalah({pits},{seeds})'s line keeps the value");
+        }
+    }
+
+    #[test]
     fn the_solver_agrees_with_minimax_on_small_boards_and_every_variant() {
         for pits in 1..=3 {
             for seeds in 1..=3 {
