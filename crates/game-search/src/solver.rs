@@ -194,10 +194,13 @@ impl<'a> Worker<'a> {
                 return highest;
             }
         }
+        let key = game.hash();
+        // Fetch the entry while the game looks up what it knows: two cache misses at once.
+        self.table.prefetch(key);
         if let Some(value) = game.known_value() {
             return value;
         }
-        let (key, banked) = (game.hash(), game.value_banked());
+        let banked = game.value_banked();
         let mut table_move = NO_MOVE;
         if let Some(entry) = self.table.probe(key) {
             table_move = entry.best;

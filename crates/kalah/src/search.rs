@@ -259,20 +259,25 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// The most seeds in the pits that [`solve`]'s endgame database covers. It fills its entries by
-/// plain minimax as the search reaches them, which beyond this costs more than the search it
-/// saves (measured on Kalah(5,4) and Kalah(6,3) with the empty capture and Irving's end); for
-/// the largest boards a bigger one built up front pays ([`EndgameTable::filled`], as
-/// `kulami kalah solve --endgame-seeds 17` does for Kalah(6,4)).
+/// The most seeds in the pits that the endgame database of level 5 and of the hints covers: a
+/// database a move, small enough to set up at once (ten million entries for six pits).
 pub const ENDGAME_SEEDS: u8 = 14;
 
+/// The most seeds in the pits that [`solve`]'s endgame database covers (and at most what a
+/// quarter of the table's memory holds). It fills its entries by plain minimax as the search
+/// reaches them. For Kalah(6,4) (empty capture, Irving's end, `--table-mb 512`), 16 seeds took 15.5-19.3
+/// s on two threads where the whole database built up front first took 19.4-22.1 s, 17 seeds
+/// 17.6-22.8 s and 14 seeds 21.4 s; the smallest boards lose up to a second by it (Kalah(6,3):
+/// 0.9 s with 14 seeds, 1.9 s with 16).
+pub const SOLVER_ENDGAME_SEEDS: u8 = 16;
+
 /// Solves `position` with a table of about `table_megabytes` MiB on `threads` threads, and an
-/// endgame database of up to [`ENDGAME_SEEDS`] seeds (and at most a quarter of that memory)
+/// endgame database of up to [`SOLVER_ENDGAME_SEEDS`] seeds (and at most a quarter of that memory)
 /// filled as the search goes.
 #[must_use]
 pub fn solve(position: &Position, table_megabytes: usize, threads: usize) -> Solution {
     let rules = position.rules;
-    let seeds = EndgameTable::seeds_within(rules, (table_megabytes as u64) << 18).min(ENDGAME_SEEDS);
+    let seeds = EndgameTable::seeds_within(rules, (table_megabytes as u64) << 18).min(SOLVER_ENDGAME_SEEDS);
     solve_with(position, table_megabytes, threads, Arc::new(EndgameTable::new(rules, seeds)))
 }
 
