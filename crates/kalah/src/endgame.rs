@@ -128,7 +128,12 @@ impl EndgameTable {
     /// The entry of a covered position that is not over, found and kept if it was unknown.
     fn value(&self, position: &Position) -> i8 {
         let Some(side) = position.to_move else { return 0 };
-        let entry = self.entry(position, side);
+        self.entry_value(position, side, self.entry(position, side))
+    }
+
+    /// The value kept in `entry`, that of `position` with `side` to move, found first if it
+    /// was unknown.
+    fn entry_value(&self, position: &Position, side: Side, entry: &AtomicI8) -> i8 {
         let known = entry.load(Relaxed);
         if known != UNKNOWN {
             return known;
@@ -139,19 +144,20 @@ impl EndgameTable {
         for (pit, slot) in (1..=self.rules.pits()).zip(&mut reached) {
             let mut next = *position;
             if next.play(Move::Pit(pit)).is_ok() {
-                if let Some(mover) = next.to_move {
-                    game_search::memory::prefetch(self.entry(&next, mover));
+                let mover_and_entry = next.to_move.map(|mover| (mover, self.entry(&next, mover)));
+                if let Some((_, entry)) = mover_and_entry {
+                    game_search::memory::prefetch(entry);
                 }
-                *slot = Some(next);
+                *slot = Some((next, mover_and_entry));
             }
         }
         let mut best = i32::MIN;
-        for next in reached.iter().flatten() {
+        for (next, mover_and_entry) in reached.iter().flatten() {
             let gained = next.margin_for(side) - position.margin_for(side);
-            let rest = match next.to_move {
+            let rest = match *mover_and_entry {
                 None => 0,
-                Some(mover) if mover == side => i32::from(self.value(next)),
-                Some(_) => -i32::from(self.value(next)),
+                Some((mover, entry)) if mover == side => i32::from(self.entry_value(next, mover, entry)),
+                Some((mover, entry)) => -i32::from(self.entry_value(next, mover, entry)),
             };
             best = best.max(gained + rest);
         }

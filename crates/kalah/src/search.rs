@@ -265,15 +265,15 @@ pub const ENDGAME_SEEDS: u8 = 14;
 
 /// The most seeds in the pits that [`solve`]'s endgame database covers (and at most what a
 /// quarter of the table's memory holds). It fills its entries by plain minimax as the search
-/// reaches them. For Kalah(6,4) (empty capture, Irving's end, `--table-mb 512`), 16 seeds took 15.5-19.3
-/// s on two threads where the whole database built up front first took 19.4-22.1 s, 17 seeds
-/// 17.6-22.8 s and 14 seeds 21.4 s; the smallest boards lose up to a second by it (Kalah(6,3):
-/// 0.9 s with 14 seeds, 1.9 s with 16).
+/// reaches them. For Kalah(6,4) (empty capture, Irving's end, `--table-mb 512`), 16 seeds took
+/// 15.5-19.3 s on two threads where the whole database built up front first took 19.4-22.1 s,
+/// 17 seeds 17.6-22.8 s and 14 seeds 21.4 s; the smallest boards lose up to a second by it
+/// (Kalah(6,3): 0.9 s with 14 seeds, 1.9 s with 16).
 pub const SOLVER_ENDGAME_SEEDS: u8 = 16;
 
 /// Solves `position` with a table of about `table_megabytes` MiB on `threads` threads, and an
-/// endgame database of up to [`SOLVER_ENDGAME_SEEDS`] seeds (and at most a quarter of that memory)
-/// filled as the search goes.
+/// endgame database of up to [`SOLVER_ENDGAME_SEEDS`] seeds (and at most a quarter of that
+/// memory) filled as the search goes.
 #[must_use]
 pub fn solve(position: &Position, table_megabytes: usize, threads: usize) -> Solution {
     let rules = position.rules;
