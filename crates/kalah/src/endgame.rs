@@ -13,7 +13,8 @@
 
 use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering::Relaxed};
 
-use crate::{Move, Position, Rules, Side};
+use crate::circuit::Circuit;
+use crate::{Position, Rules, Side};
 
 /// What an entry holds before its value is known.
 const UNKNOWN: i8 = i8::MIN;
@@ -70,12 +71,12 @@ impl EndgameTable {
                         break;
                     }
                     // The block's first position, then each next one from the one before.
-                    let mut position = table.unrank(seeds, start);
+                    let mut circuit = table.unrank(seeds, start);
                     for entry in level.iter().skip(start).take(FILL_BLOCK) {
-                        if entry.load(Relaxed) == UNKNOWN && !position.is_over() {
-                            table.value(&position);
+                        if !circuit.ends(true, rules.end) {
+                            table.entry_value(&circuit, entry);
                         }
-                        table.advance(&mut position);
+                        table.advance(&mut circuit);
                     }
                 }
             };
@@ -111,12 +112,12 @@ impl EndgameTable {
     /// database covers: its rules, at most its seeds in the pits, and past the pie rule's opening.
     #[must_use]
     pub fn future_margin(&self, position: &Position) -> Option<i32> {
+        let side = position.to_move?;
         let covered = position.rules == self.rules
-            && position.to_move.is_some()
             && !position.opening
             && !position.swap_open
             && self.seeds_in_pits(position) <= u32::from(self.max_seeds);
-        covered.then(|| i32::from(self.value(position)))
+        covered.then(|| i32::from(self.value(&position.circuit(side))))
     }
 
     /// Every seed not in a store (the rules never add or remove one).
@@ -125,15 +126,14 @@ impl EndgameTable {
         all - u32::from(position.store(Side::South)) - u32::from(position.store(Side::North))
     }
 
-    /// The entry of a covered position that is not over, found and kept if it was unknown.
-    fn value(&self, position: &Position) -> i8 {
-        let Some(side) = position.to_move else { return 0 };
-        self.entry_value(position, side, self.entry(position, side))
+    /// The value of a covered position (the mover's circuit) that is not over, found and kept
+    /// if it was unknown.
+    fn value(&self, circuit: &Circuit) -> i8 {
+        self.entry_value(circuit, self.entry(circuit))
     }
 
-    /// The value kept in `entry`, that of `position` with `side` to move, found first if it
-    /// was unknown.
-    fn entry_value(&self, position: &Position, side: Side, entry: &AtomicI8) -> i8 {
+    /// The value kept in `entry`, that of `circuit`, found first if it was unknown.
+    fn entry_value(&self, circuit: &Circuit, entry: &AtomicI8) -> i8 {
         let known = entry.load(Relaxed);
         if known != UNKNOWN {
             return known;
@@ -141,24 +141,27 @@ impl EndgameTable {
         // Every position reached first, each entry fetched at once: the entries lie far apart,
         // and their cache misses then overlap rather than follow one another.
         let mut reached = [None; crate::MAX_PITS as usize];
-        for (pit, slot) in (1..=self.rules.pits()).zip(&mut reached) {
-            let mut next = *position;
-            if next.play(Move::Pit(pit)).is_ok() {
-                let mover_and_entry = next.to_move.map(|mover| (mover, self.entry(&next, mover)));
-                if let Some((_, entry)) = mover_and_entry {
-                    game_search::memory::prefetch(entry);
-                }
-                *slot = Some((next, mover_and_entry));
+        for (index, slot) in reached.iter_mut().enumerate().take(circuit.pits()) {
+            if circuit.hole(index) == 0 {
+                continue;
             }
+            let mut next = *circuit;
+            next.set_hole(next.store(), 0);
+            let sowing = next.sow(index, self.rules.capture);
+            let gained = i32::from(next.hole(next.store()));
+            *slot = Some(if next.ends(sowing.again, self.rules.end) {
+                // The end: each side's seeds go to its own store.
+                (gained + i32::from(next.own_seeds()) - i32::from(next.other_seeds()), None)
+            } else {
+                let (next, sign) = if sowing.again { (next, 1) } else { (next.turned(), -1) };
+                let entry = self.entry(&next);
+                game_search::memory::prefetch(entry);
+                (gained, Some((next, entry, sign)))
+            });
         }
         let mut best = i32::MIN;
-        for (next, mover_and_entry) in reached.iter().flatten() {
-            let gained = next.margin_for(side) - position.margin_for(side);
-            let rest = match *mover_and_entry {
-                None => 0,
-                Some((mover, entry)) if mover == side => i32::from(self.entry_value(next, mover, entry)),
-                Some((mover, entry)) => -i32::from(self.entry_value(next, mover, entry)),
-            };
+        for &(gained, rest) in reached.iter().flatten() {
+            let rest = rest.map_or(0, |(next, entry, sign)| sign * i32::from(self.entry_value(&next, entry)));
             best = best.max(gained + rest);
         }
         // At most the seeds in the pits, which fit an i8 for every board.
@@ -167,58 +170,54 @@ impl EndgameTable {
         value
     }
 
-    /// The entry of a covered position with `side` to move.
-    fn entry(&self, position: &Position, side: Side) -> &AtomicI8 {
-        &self.level(self.seeds_in_pits(position) as usize)[self.rank(position, side)]
+    /// The entry of a covered position.
+    fn entry(&self, circuit: &Circuit) -> &AtomicI8 {
+        let (seeds, rank) = self.rank(circuit);
+        &self.level(seeds)[rank]
     }
 
-    /// The pits in ranking order: the side to move's 1..m, then the other side's.
-    fn ranked_pits(&self, side: Side) -> impl Iterator<Item = usize> {
-        let m = usize::from(self.rules.pits());
-        let (own, other) = match side {
-            Side::South => (0, m + 1),
-            Side::North => (m + 1, 0),
-        };
-        (own..own + m).chain(other..other + m)
+    /// The hole of the `ranked`th pit in ranking order (the mover's 1..m, then the other
+    /// side's): past the mover's pits, the store is stepped over.
+    fn ranked_hole(circuit: &Circuit, ranked: usize) -> usize {
+        if ranked < circuit.pits() { ranked } else { ranked + 1 }
     }
 
-    /// The position's index among those with as many seeds in the pits: the walls' places in the
-    /// word of seeds and walls, ranked as a combination.
-    fn rank(&self, position: &Position, side: Side) -> usize {
-        let walls = 2 * usize::from(self.rules.pits()) - 1;
+    /// The seeds in the pits, and the position's index among those with as many: the walls'
+    /// places in the word of seeds and walls, ranked as a combination.
+    fn rank(&self, circuit: &Circuit) -> (usize, usize) {
+        let holes = circuit.holes();
+        let walls = 2 * circuit.pits() - 1;
         let mut seeds_before = 0;
         let mut rank = 0;
-        for (wall, index) in self.ranked_pits(side).take(walls).enumerate() {
-            seeds_before += usize::from(position.board[index]);
+        for wall in 0..walls {
+            seeds_before += usize::from(holes[EndgameTable::ranked_hole(circuit, wall)]);
             rank += self.binomial[seeds_before + wall][wall + 1];
         }
-        rank as usize
+        (seeds_before + usize::from(holes[EndgameTable::ranked_hole(circuit, walls)]), rank as usize)
     }
 
-    /// Turns a position made by [`EndgameTable::unrank`] into the one of the next rank (the
+    /// Turns a circuit made by [`EndgameTable::unrank`] into the one of the next rank (the
     /// last rank's into nothing in particular): the next combination of walls. The pits between
     /// the first and the first non-empty one after it are empty, so one seed of that pit and
     /// every seed of the first gather in the pit before it.
-    fn advance(&self, position: &mut Position) {
-        let mut pits = self.ranked_pits(Side::South);
-        let Some(first) = pits.next() else { return };
+    fn advance(&self, circuit: &mut Circuit) {
+        let first = EndgameTable::ranked_hole(circuit, 0);
         let mut previous = first;
-        for next in pits {
-            if position.board[next] > 0 {
-                let gathered = position.board[first];
-                position.board[first] = 0;
-                position.board[previous] = gathered + 1;
-                position.board[next] -= 1;
-                break;
+        for ranked in 1..2 * circuit.pits() {
+            let next = EndgameTable::ranked_hole(circuit, ranked);
+            if circuit.hole(next) > 0 {
+                let gathered = circuit.hole(first);
+                circuit.set_hole(first, 0);
+                circuit.set_hole(previous, gathered + 1);
+                circuit.set_hole(next, circuit.hole(next) - 1);
+                return;
             }
             previous = next;
         }
-        south_to_move_unless_over(position);
     }
 
-    /// The position of `seeds` seeds in the pits with that rank, South to move; over already if
-    /// the rules end the game there.
-    fn unrank(&self, seeds: u8, rank: usize) -> Position {
+    /// The mover's circuit of `seeds` seeds in the pits with that rank, its store empty.
+    fn unrank(&self, seeds: u8, rank: usize) -> Circuit {
         let walls = 2 * usize::from(self.rules.pits()) - 1;
         let mut left = rank as u64;
         // The walls' places in the word, from the last wall down: each the highest place whose
@@ -233,27 +232,18 @@ impl EndgameTable {
             left -= self.binomial[place][wall + 1];
             places[wall] = place;
         }
-        let mut position = Position::start(self.rules);
-        position.opening = false;
-        // The seeds not in the pits are in a store (South's), as in any position of these rules.
-        let all = 2 * self.rules.pits() * self.rules.seeds();
-        position.board[usize::from(self.rules.pits())] = all - seeds;
+        // The last pit's seeds end where the word does.
+        places[walls] = usize::from(seeds) + walls;
+        let mut circuit = Circuit::empty(self.rules.pits());
         let mut previous_end = 0;
-        for (wall, index) in self.ranked_pits(Side::South).enumerate() {
-            let end = if wall < walls { places[wall] } else { usize::from(seeds) + walls };
+        for (wall, &end) in places.iter().enumerate().take(walls + 1) {
             // The seeds between the previous wall and this one (they are at least one place apart
             // after the first).
-            position.board[index] = (end - previous_end) as u8;
+            circuit.set_hole(EndgameTable::ranked_hole(&circuit, wall), (end - previous_end) as u8);
             previous_end = end + 1;
         }
-        south_to_move_unless_over(&mut position);
-        position
+        circuit
     }
-}
-
-/// South to move, or no one if the rules end the game there.
-fn south_to_move_unless_over(position: &mut Position) {
-    position.to_move = (!position.game_ends(Side::South)).then_some(Side::South);
 }
 
 /// Ranks a level's threads take at a time while filling it.
@@ -289,15 +279,18 @@ mod tests {
             for a in 0..=seeds {
                 for b in 0..=seeds - a {
                     for c in 0..=seeds - a - b {
+                        // South to move: its pits a, b, then North's c and the rest.
                         let mut position = Position::start(rules);
                         position.board[..6].copy_from_slice(&[a, b, 12 - seeds, c, seeds - a - b - c, 0]);
-                        let rank = table.rank(&position, Side::South);
-                        assert_eq!(table.unrank(seeds, rank).board, position.board);
+                        let mut circuit = position.circuit(Side::South);
+                        let (_, rank) = table.rank(&circuit);
+                        circuit.set_hole(circuit.store(), 0);
+                        assert_eq!(table.unrank(seeds, rank), circuit);
                         // The same pits with the sides changed and North to move: the same entry.
                         let mut mirrored = position;
                         mirrored.board[..3].copy_from_slice(&position.board[3..6]);
                         mirrored.board[3..6].copy_from_slice(&position.board[..3]);
-                        assert_eq!(table.rank(&mirrored, Side::North), rank);
+                        assert_eq!(table.rank(&mirrored.circuit(Side::North)), (usize::from(seeds), rank));
                         ranks.push(rank);
                     }
                 }
@@ -305,9 +298,9 @@ mod tests {
             ranks.sort_unstable();
             assert_eq!(ranks, (0..ranks.len()).collect::<Vec<_>>(), "{seeds} seeds");
             for rank in 1..ranks.len() {
-                let mut position = table.unrank(seeds, rank - 1);
-                table.advance(&mut position);
-                assert_eq!(position, table.unrank(seeds, rank), "{seeds} seeds, rank {rank}");
+                let mut circuit = table.unrank(seeds, rank - 1);
+                table.advance(&mut circuit);
+                assert_eq!(circuit, table.unrank(seeds, rank), "{seeds} seeds, rank {rank}");
             }
             assert_eq!(table.level(usize::from(seeds)).len(), ranks.len());
         }
@@ -345,13 +338,13 @@ mod tests {
                 for seeds in 0..=9 {
                     let level = filled.level(seeds);
                     for (rank, entry) in level.iter().enumerate() {
-                        let position = filled.unrank(seeds as u8, rank);
+                        let circuit = filled.unrank(seeds as u8, rank);
                         let value = entry.load(Relaxed);
-                        if position.is_over() {
+                        if circuit.ends(true, end) {
                             assert_eq!(value, UNKNOWN, "a position that is over has no entry");
                         } else {
                             live += 1;
-                            assert_eq!(i32::from(value), on_demand.future_margin(&position).unwrap(), "{position:?}");
+                            assert_eq!(value, on_demand.value(&circuit), "{circuit:?}");
                         }
                     }
                 }

@@ -3,8 +3,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+mod circuit;
 pub mod endgame;
 pub mod search;
+
+use circuit::{Circuit, Sowing};
 
 /// The most pits a side can have.
 pub const MAX_PITS: u8 = 6;
@@ -281,7 +284,8 @@ pub struct Sown {
 pub struct Position {
     rules: Rules,
     /// South's pits 1..m, South's store, North's pits 1..m, North's store: the order of sowing.
-    board: [u8; 2 * MAX_PITS as usize + 2],
+    /// Two bytes more stay empty: the board is then one `u128` for the sowing ([`Circuit`]).
+    board: [u8; 16],
     /// `None` once the game is over.
     to_move: Option<Side>,
     /// North may swap now.
@@ -296,7 +300,7 @@ impl Position {
     /// The start: every pit holds the rules' seeds, South to move.
     #[must_use]
     pub fn start(rules: Rules) -> Position {
-        let mut board = [0; 2 * MAX_PITS as usize + 2];
+        let mut board = [0; 16];
         let m = usize::from(rules.pits);
         board[..m].fill(rules.seeds);
         board[m + 1..=2 * m].fill(rules.seeds);
@@ -384,25 +388,18 @@ impl Position {
             }
             Move::Pit(pit) => pit,
         };
-        let at = self.drop_seeds(side, pit, |_| {})?;
-        let own_store = self.store_index(side);
-        let again = at == own_store;
-        let mut captured = None;
-        if !again && self.owns(side, at) && self.board[at] == 1 {
-            let opposite = 2 * usize::from(self.rules.pits) - at;
-            if self.board[opposite] > 0 || self.rules.capture == Capture::Empty {
-                let seeds = self.board[opposite] + 1;
-                self.board[opposite] = 0;
-                self.board[at] = 0;
-                self.board[own_store] += seeds;
-                captured = Some(seeds);
-            }
+        let mut circuit = self.circuit(side);
+        let index = usize::from(pit) - 1;
+        if circuit.hole(index) == 0 {
+            return Err(MoveError::EmptyPit { side, pit });
         }
+        let Sowing { again, captured } = circuit.sow(index, self.rules.capture);
+        self.set_circuit(side, &circuit);
         let next = if again { side } else { side.other() };
         // The pie rule's swap opens when South's opening turn is over, for North's first move.
         self.swap_open = self.opening && !again && self.rules.pie;
         self.opening &= again;
-        let ended = self.game_ends(next);
+        let ended = circuit.ends(again, self.rules.end);
         if ended {
             for side in [Side::South, Side::North] {
                 let pits = self.pit_cells(side);
@@ -429,43 +426,29 @@ impl Position {
         if !(1..=self.rules.pits).contains(&pit) {
             return Err(MoveError::NoSuchPit { pit, pits: self.rules.pits });
         }
-        let mut holes = Vec::new();
-        let pits = usize::from(self.rules.pits);
-        let hole = |index: usize| {
-            let owner = if index <= pits { Side::South } else { Side::North };
-            match index % (pits + 1) {
-                number if number == pits => Hole::Store(owner),
-                // At most six pits: the number fits.
-                number => Hole::Pit(owner, (number + 1) as u8),
-            }
-        };
-        let mut sown = *self;
-        sown.drop_seeds(side, pit, |index| holes.push(hole(index)))?;
-        Ok(holes)
-    }
-
-    /// Takes the seeds out of `side`'s `pit` and drops them one by one round the board,
-    /// skipping the other side's store; `dropped` sees each hole's index. Returns where the last
-    /// seed fell.
-    fn drop_seeds(&mut self, side: Side, pit: u8, mut dropped: impl FnMut(usize)) -> Result<usize, MoveError> {
-        let start = self.pit_index(side, pit);
-        let mut seeds = self.board[start];
-        if seeds == 0 {
+        let circuit = self.circuit(side);
+        let index = usize::from(pit) - 1;
+        if circuit.hole(index) == 0 {
             return Err(MoveError::EmptyPit { side, pit });
         }
-        self.board[start] = 0;
-        let cells = 2 * usize::from(self.rules.pits) + 2;
-        let skipped = self.store_index(side.other());
-        let mut at = start;
-        while seeds > 0 {
-            at = if at + 1 == cells { 0 } else { at + 1 };
-            if at != skipped {
-                self.board[at] += 1;
-                dropped(at);
-                seeds -= 1;
-            }
-        }
-        Ok(at)
+        let pits = circuit.pits();
+        let hole = |at: usize| match at {
+            // At most six pits: the numbers fit.
+            at if at < pits => Hole::Pit(side, at as u8 + 1),
+            at if at == pits => Hole::Store(side),
+            at => Hole::Pit(side.other(), (at - pits) as u8),
+        };
+        Ok(circuit.sown_holes(index).map(hole).collect())
+    }
+
+    /// The board as `side` sows it.
+    pub(crate) fn circuit(&self, side: Side) -> Circuit {
+        Circuit::of_board(self.rules.pits, u128::from_le_bytes(self.board), side)
+    }
+
+    /// Puts back the board of [`Position::circuit`] for `side`.
+    fn set_circuit(&mut self, side: Side, circuit: &Circuit) {
+        self.board = circuit.onto_board(u128::from_le_bytes(self.board), side).to_le_bytes();
     }
 
     /// This position after `moves`.
@@ -514,22 +497,6 @@ impl Position {
 
     fn store_index(&self, side: Side) -> usize {
         side.index() * (usize::from(self.rules.pits) + 1) + usize::from(self.rules.pits)
-    }
-
-    fn owns(&self, side: Side, index: usize) -> bool {
-        self.pit_cells(side).contains(&index)
-    }
-
-    /// Whether the rules end the game here, with `next` to move.
-    fn game_ends(&self, next: Side) -> bool {
-        match self.rules.end {
-            End::Irving => self.side_is_empty(Side::South) || self.side_is_empty(Side::North),
-            End::Site => self.side_is_empty(next),
-        }
-    }
-
-    fn side_is_empty(&self, side: Side) -> bool {
-        self.pits_of(side).iter().all(|&seeds| seeds == 0)
     }
 }
 
