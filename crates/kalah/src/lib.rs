@@ -383,16 +383,9 @@ impl Position {
                 return Ok(Sown { again: false, captured: None, ended: false });
             }
             Move::Swap => return Err(MoveError::NoSwap),
-            Move::Pit(pit) if !(1..=self.rules.pits).contains(&pit) => {
-                return Err(MoveError::NoSuchPit { pit, pits: self.rules.pits });
-            }
             Move::Pit(pit) => pit,
         };
-        let mut circuit = self.circuit(side);
-        let index = usize::from(pit) - 1;
-        if circuit.hole(index) == 0 {
-            return Err(MoveError::EmptyPit { side, pit });
-        }
+        let (mut circuit, index) = self.circuit_to_sow(side, pit)?;
         let Sowing { again, captured } = circuit.sow(index, self.rules.capture);
         self.set_circuit(side, &circuit);
         let next = if again { side } else { side.other() };
@@ -423,14 +416,7 @@ impl Position {
     /// As [`Position::play`] for that pit.
     pub fn sown_holes(&self, pit: u8) -> Result<Vec<Hole>, MoveError> {
         let side = self.to_move.ok_or(MoveError::GameOver)?;
-        if !(1..=self.rules.pits).contains(&pit) {
-            return Err(MoveError::NoSuchPit { pit, pits: self.rules.pits });
-        }
-        let circuit = self.circuit(side);
-        let index = usize::from(pit) - 1;
-        if circuit.hole(index) == 0 {
-            return Err(MoveError::EmptyPit { side, pit });
-        }
+        let (circuit, index) = self.circuit_to_sow(side, pit)?;
         let pits = circuit.pits();
         let hole = |at: usize| match at {
             // At most six pits: the numbers fit.
@@ -439,6 +425,19 @@ impl Position {
             at => Hole::Pit(side.other(), (at - pits) as u8),
         };
         Ok(circuit.sown_holes(index).map(hole).collect())
+    }
+
+    /// `side`'s circuit and the index of its `pit` in it, if that pit can be sown.
+    fn circuit_to_sow(&self, side: Side, pit: u8) -> Result<(Circuit, usize), MoveError> {
+        if !(1..=self.rules.pits).contains(&pit) {
+            return Err(MoveError::NoSuchPit { pit, pits: self.rules.pits });
+        }
+        let circuit = self.circuit(side);
+        let index = usize::from(pit) - 1;
+        if circuit.hole(index) == 0 {
+            return Err(MoveError::EmptyPit { side, pit });
+        }
+        Ok((circuit, index))
     }
 
     /// The board as `side` sows it.
