@@ -42,25 +42,29 @@ impl Circuit {
     }
 
     /// `side`'s circuit of a board of `pits` pits a side laid out as one word: South's pits,
-    /// South's store, North's pits, North's store, a byte each.
+    /// South's store, North's pits, North's store, a byte each. That word's first 2m + 1 bytes
+    /// are South's circuit; North's is that turned, with North's store.
     pub(crate) fn of_board(pits: u8, board: u128, side: Side) -> Circuit {
-        let m = usize::from(pits);
-        let holes = match side {
-            Side::South => board & mask(2 * m + 1),
-            Side::North => board >> (8 * (m + 1)) & mask(m + 1) | (board & mask(m)) << (8 * (m + 1)),
-        };
-        Circuit { holes, pits }
+        let south = Circuit { holes: board & mask(2 * usize::from(pits) + 1), pits };
+        match side {
+            Side::South => south,
+            Side::North => {
+                let mut north = south.turned();
+                north.set_hole(north.store(), (board >> (8 * north.len())) as u8);
+                north
+            }
+        }
     }
 
     /// `board` (laid out as for [`Circuit::of_board`]) with `side`'s circuit replaced by this
     /// one.
     pub(crate) fn onto_board(&self, board: u128, side: Side) -> u128 {
-        let m = self.pits();
+        let south_circuit = mask(self.len());
         match side {
-            Side::South => board & !mask(2 * m + 1) | self.holes,
+            Side::South => board & !south_circuit | self.holes,
             Side::North => {
-                let south_store = board & mask(m + 1) & !mask(m);
-                south_store | (self.holes & mask(m + 1)) << (8 * (m + 1)) | self.holes >> (8 * (m + 1)) & mask(m)
+                let south_store = board & south_circuit & !self.own_mask() & !self.other_mask();
+                south_store | self.turned().holes | u128::from(self.hole(self.store())) << (8 * self.len())
             }
         }
     }
