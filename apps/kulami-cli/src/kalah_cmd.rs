@@ -90,17 +90,17 @@ pub struct SolveArgs {
     /// table saves positions but costs more in fresh memory than it saves).
     #[arg(long, default_value_t = 256)]
     table_mb: usize,
-    /// Build the endgame database of every position with up to this many seeds in the pits
-    /// before the search (one byte a position, at most 16 GiB); without it the search fills a
-    /// small one as it goes.
+    /// An endgame database of every position with up to this many seeds in the pits (one byte
+    /// a position, at most 16 GiB), filled as the search reaches its positions; without it, one
+    /// of up to 16 seeds and a quarter of the table's memory.
     #[arg(long, value_name = "SEEDS")]
     endgame_seeds: Option<u8>,
-    /// Threads of the search and of the endgame database's building.
+    /// Threads of the search.
     #[arg(long, default_value_t = 2)]
     threads: usize,
 }
 
-/// The largest endgame database `kulami kalah solve --endgame-seeds` builds.
+/// The largest endgame database `kulami kalah solve --endgame-seeds` sets up.
 const ENDGAME_BYTES_AT_MOST: u64 = 16 << 30;
 
 /// Runs a `kulami kalah` command.
@@ -127,11 +127,8 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
                             ENDGAME_BYTES_AT_MOST >> 30
                         );
                     }
-                    let endgame = EndgameTable::filled(rules, seeds, args.threads);
-                    if !args.json {
-                        outln!("endgame database to {seeds} seeds built in {:.2} s", start.elapsed().as_secs_f64());
-                    }
-                    kalah::search::solve_with(&position, args.table_mb, args.threads, std::sync::Arc::new(endgame))
+                    let endgame = std::sync::Arc::new(EndgameTable::new(rules, seeds));
+                    kalah::search::solve_with(&position, args.table_mb, args.threads, endgame)
                 }
                 None => kalah::search::solve(&position, args.table_mb, args.threads),
             };
