@@ -84,7 +84,7 @@ pub fn run(args: &BotArgs) -> anyhow::Result<()> {
 fn player(args: &BotArgs) -> anyhow::Result<Box<dyn Player>> {
     Ok(match &args.engine {
         Some(command) => {
-            Box::new(ExternalPlayer::start(command, Duration::from_secs(600)).map_err(|e| anyhow::anyhow!(e.0))?)
+            Box::new(ExternalPlayer::start(command, Duration::from_secs(600), None).map_err(|e| anyhow::anyhow!(e.0))?)
         }
         None => Box::new(Engine::new(args.level, EngineOptions::default().with_threads(1))),
     })

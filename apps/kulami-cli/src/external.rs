@@ -21,11 +21,15 @@ pub struct ExternalPlayer {
     timeout: Duration,
     /// Moves of the current game the engine knows about.
     synced: usize,
+    /// The time per move it is told at every new game (none under a game clock, which it is
+    /// told before every move instead).
+    movetime: Option<Duration>,
 }
 
 impl ExternalPlayer {
-    /// Starts `command` (split on spaces; no shell). `timeout` bounds every wait for an answer.
-    pub fn start(command: &str, timeout: Duration) -> Result<ExternalPlayer, PlayerError> {
+    /// Starts `command` (split on spaces; no shell). `timeout` bounds every wait for an answer;
+    /// `movetime`, if given, is sent at the start of every game.
+    pub fn start(command: &str, timeout: Duration, movetime: Option<Duration>) -> Result<ExternalPlayer, PlayerError> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or_else(|| PlayerError("empty engine command".into()))?;
         let mut child = Command::new(program)
@@ -53,7 +57,7 @@ impl ExternalPlayer {
                 }
             }
         });
-        Ok(ExternalPlayer { command: command.to_owned(), child, stdin, lines, timeout, synced: 0 })
+        Ok(ExternalPlayer { command: command.to_owned(), child, stdin, lines, timeout, synced: 0, movetime })
     }
 
     /// Sends one command and returns the reply's text, or the engine's `?` message as an error.
@@ -99,6 +103,9 @@ impl Player for ExternalPlayer {
         self.ask(&format!("layout {}", start.layout().to_one_line()))?;
         self.ask(&format!("scoring {scoring}"))?;
         self.ask(if start.swap_rule() { "swap on" } else { "swap off" })?;
+        if let Some(movetime) = self.movetime {
+            self.ask(&format!("movetime {}", movetime.as_millis()))?;
+        }
         self.synced = 0;
         Ok(())
     }

@@ -49,6 +49,10 @@ pub struct MatchArgs {
     /// Time per move of levels 4 and 5 and external engines, in milliseconds.
     #[arg(long, default_value = "1000", value_parser = kulami_cli::protocol::parse_move_time)]
     movetime: Duration,
+    /// Player B's time per move, where it differs from A's (`--movetime`): to measure what
+    /// time is worth, a level against itself given more time.
+    #[arg(long, value_name = "MOVETIME", value_parser = kulami_cli::protocol::parse_move_time, conflicts_with = "tc")]
+    movetime_b: Option<Duration>,
     /// A game clock instead of a time per move: LIMIT seconds for each player plus INC seconds
     /// after each move, e.g. `300+3` or `60` (every player keeps to it; running out loses).
     #[arg(long, value_name = "LIMIT+INC", value_parser = parse_time_control, conflicts_with = "movetime")]
@@ -91,10 +95,16 @@ impl FromStr for PlayerSpec {
 }
 
 impl PlayerSpec {
-    fn build(&self, options: EngineOptions, timeout: Duration) -> Result<Box<dyn Player>, PlayerError> {
+    /// The player for `args`' match, thinking `movetime` a move unless the match has a clock.
+    fn build(&self, movetime: Duration, args: &MatchArgs, timeout: Duration) -> Result<Box<dyn Player>, PlayerError> {
         Ok(match self {
-            PlayerSpec::Builtin(level) => Box::new(Engine::new(*level, options)),
-            PlayerSpec::External(command) => Box::new(ExternalPlayer::start(command, timeout)?),
+            PlayerSpec::Builtin(level) => {
+                let options = EngineOptions::default().with_time(TimeControl::PerMove(movetime));
+                Box::new(Engine::new(*level, options.with_threads(args.threads)))
+            }
+            PlayerSpec::External(command) => {
+                Box::new(ExternalPlayer::start(command, timeout, args.tc.is_none().then_some(movetime))?)
+            }
         })
     }
 
@@ -152,6 +162,9 @@ struct SummaryJson {
     sprt: Option<String>,
     /// The clock, as given to `--tc`; null for a time per move.
     tc: Option<String>,
+    /// Each player's time per move in milliseconds; null under a clock.
+    movetime_a_ms: Option<u128>,
+    movetime_b_ms: Option<u128>,
     /// Games each player lost on time.
     time_losses_a: usize,
     time_losses_b: usize,
@@ -193,9 +206,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         clock: args.tc,
         swap_rule: args.swap,
     };
-    let options = EngineOptions::default().with_time(TimeControl::PerMove(args.movetime)).with_threads(args.threads);
+    let movetimes = [args.movetime, args.movetime_b.unwrap_or(args.movetime)];
     // An external engine that stays silent much longer than it may think has failed.
-    let timeout = args.tc.map_or(args.movetime * 10, |clock| clock.limit + clock.increment) + Duration::from_secs(10);
+    let timeout = args.tc.map_or(movetimes[0].max(movetimes[1]) * 10, |clock| clock.limit + clock.increment)
+        + Duration::from_secs(10);
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
     let sprt = match args.sprt[..] {
         [elo0, elo1] if elo0 < elo1 => Some((elo0, elo1)),
@@ -211,7 +225,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let verdict = Mutex::new(None);
     let outcomes = run_match(
         &plan,
-        |side| if side == 0 { &args.player_a } else { &args.player_b }.build(options, timeout),
+        |side| [&args.player_a, &args.player_b][side].build(movetimes[side], args, timeout),
         |outcome: &GameOutcome| {
             let mut tally = tally.lock().expect("not poisoned");
             tally.add(outcome.a_points);
@@ -274,6 +288,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             elo_high: high,
             sprt: sprt_text,
             tc: args.tc.map(|clock| format!("{}+{}", clock.limit.as_secs_f64(), clock.increment.as_secs_f64())),
+            movetime_a_ms: args.tc.is_none().then(|| movetimes[0].as_millis()),
+            movetime_b_ms: args.tc.is_none().then(|| movetimes[1].as_millis()),
             time_losses_a: time_losses(&outcomes, true),
             time_losses_b: time_losses(&outcomes, false),
             results,
@@ -289,6 +305,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             100.0 * tally.score()
         );
         outln!("Elo difference: {elo:+.0} (95% interval {low:+.0} to {high:+.0})");
+        if args.tc.is_none() && movetimes[0] != movetimes[1] {
+            let [a, b] = movetimes.map(|movetime| movetime.as_millis());
+            outln!("time per move: {name_a} {a} ms, {name_b} {b} ms");
+        }
         if args.tc.is_some() {
             outln!(
                 "time losses: {name_a} {}, {name_b} {}",

@@ -352,6 +352,29 @@ fn match_under_a_game_clock_reports_time_losses() {
 }
 
 #[test]
+fn each_player_keeps_its_own_time_per_move() {
+    // An external engine that logs what it is told: B's time per move reaches it, A's does not.
+    let dir = std::env::temp_dir().join(format!("kulami-movetime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (log, script) = (dir.join("told.txt"), dir.join("engine.sh"));
+    let body =
+        format!("#!/bin/sh\ntee -a '{}' | exec '{}' engine --level 1\n", log.display(), env!("CARGO_BIN_EXE_kulami"));
+    std::fs::write(&script, body).unwrap();
+    let engine = format!("cmd:sh {}", script.display());
+    let summary =
+        json(&["match", "1", &engine, "--boards", "easy", "--movetime", "40", "--movetime-b", "37", "--json"]);
+    assert_eq!((summary["movetime_a_ms"].as_u64(), summary["movetime_b_ms"].as_u64()), (Some(40), Some(37)));
+    assert!(summary["results"].as_array().unwrap().iter().all(|g| g["forfeit"].is_null()), "{summary}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(told.lines().filter(|line| *line == "movetime 37").count(), 2, "once a game: {told}");
+    assert!(!told.contains("movetime 40"), "{told}");
+    let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--movetime-b", "5000"]));
+    assert!(text.contains("time per move: level 1 1000 ms, level 2 5000 ms"), "{text}");
+    fails(&["match", "1", "2", "--tc", "5+1", "--movetime-b", "100"], 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn hint_and_analyse() {
     let hints = json(&["hint", "--layout", "AABB/CCDD/EEFF", "--json"]);
     assert_eq!(hints["to_move"], "red");
