@@ -62,8 +62,8 @@ pub struct MatchArgs {
     threads: usize,
     /// Stop early by a sequential probability ratio test of "A is ELO0 stronger" against
     /// "A is ELO1 stronger", e.g. `--sprt 0,20`.
-    #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',', num_args = 2)]
-    sprt: Vec<f64>,
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+    sprt: Option<(f64, f64)>,
     /// Error rates of the test (false positive, false negative).
     #[arg(long, default_value_t = 0.05)]
     sprt_error: f64,
@@ -113,6 +113,17 @@ impl PlayerSpec {
             PlayerSpec::Builtin(level) => level.to_string(),
             PlayerSpec::External(command) => command.clone(),
         }
+    }
+}
+
+/// `ELO0,ELO1`, the two hypotheses of the test, ELO0 below ELO1: `0,20`.
+fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
+    let bounds =
+        text.split_once(',').and_then(|(elo0, elo1)| Some((elo0.trim().parse().ok()?, elo1.trim().parse().ok()?)));
+    match bounds {
+        Some((elo0, elo1)) if f64::is_finite(elo0) && f64::is_finite(elo1) && elo0 < elo1 => Ok((elo0, elo1)),
+        Some(_) => Err(format!("`{text}`: ELO0 must be below ELO1")),
+        None => Err(format!("`{text}` is not ELO0,ELO1 (two numbers, like 0,20)")),
     }
 }
 
@@ -211,11 +222,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let timeout = args.tc.map_or(movetimes[0].max(movetimes[1]) * 10, |clock| clock.limit + clock.increment)
         + Duration::from_secs(10);
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
-    let sprt = match args.sprt[..] {
-        [elo0, elo1] if elo0 < elo1 => Some((elo0, elo1)),
-        [_, _] => bail!("--sprt needs ELO0 below ELO1"),
-        _ => None,
-    };
+    let sprt = args.sprt;
     let progress = if args.json { ProgressBar::hidden() } else { ProgressBar::new(plan.boards.len() as u64 * 2) };
     progress.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, eta {eta}]")

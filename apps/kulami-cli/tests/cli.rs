@@ -352,6 +352,19 @@ fn match_under_a_game_clock_reports_time_losses() {
 }
 
 #[test]
+fn a_match_stops_once_its_sprt_decides() {
+    // Level 3 is some 600 Elo above level 1: the test accepts "A is 100 stronger" long before
+    // the 40 games are played.
+    let summary = json(&["match", "3", "1", "--random", "20", "--sprt", "0,100", "--json"]);
+    assert!(summary["sprt"].as_str().unwrap().contains("H1 accepted"), "{summary}");
+    assert!(summary["games"].as_u64().unwrap() < 40, "{summary}");
+    for bad in ["20,0", "5", "a,b", "0,inf"] {
+        let message = fails(&["match", "1", "2", "--sprt", bad], 2);
+        assert!(message.contains(bad), "{message}");
+    }
+}
+
+#[test]
 fn each_player_keeps_its_own_time_per_move() {
     // An external engine that logs what it is told: B's time per move reaches it, A's does not.
     let dir = std::env::temp_dir().join(format!("kulami-movetime-{}", std::process::id()));

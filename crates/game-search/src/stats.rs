@@ -61,10 +61,7 @@ impl Tally {
     fn variance(&self) -> f64 {
         let n = f64::from(self.games().max(1));
         let s = self.score();
-        (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n
+        points_variance([self.wins, self.draws, self.losses].map(f64::from), s) / n
     }
 
     /// The Elo difference and its 95% confidence interval `(low, estimate, high)`, from the normal
@@ -80,14 +77,20 @@ impl Tally {
 
     /// The log-likelihood ratio of "`elo1` stronger" against "`elo0` stronger" (the normal
     /// approximation used by fishtest and fastchess).
+    ///
+    /// A result that has not happened yet counts as half a game, so that a match all won, all
+    /// drawn or all lost still has a variance and comes to a verdict.
     #[must_use]
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let variance = self.variance();
-        if self.games() == 0 || variance <= 0.0 {
+        if self.games() == 0 {
             return 0.0;
         }
+        let counts = [self.wins, self.draws, self.losses].map(|count| if count == 0 { 0.5 } else { f64::from(count) });
+        let games: f64 = counts.iter().sum();
+        let score = (counts[0] + 0.5 * counts[1]) / games;
+        let variance = points_variance(counts, score) / games;
         let (s0, s1) = (expected_score(elo0), expected_score(elo1));
-        f64::from(self.games()) * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * variance)
+        games * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }
 
     /// The test's verdict with error rates `alpha` (false "stronger") and `beta` (false "not
@@ -103,6 +106,12 @@ impl Tally {
             None
         }
     }
+}
+
+/// The summed squared deviations from the mean `score` of games counted as `[wins, draws,
+/// losses]`.
+fn points_variance([wins, draws, losses]: [f64; 3], score: f64) -> f64 {
+    wins * (1.0 - score).powi(2) + draws * (0.5 - score).powi(2) + losses * score.powi(2)
 }
 
 #[cfg(test)]
@@ -140,6 +149,13 @@ mod tests {
         assert_eq!(even.sprt(0.0, 50.0, 0.05, 0.05), Some(SprtVerdict::NotStronger));
         let few = Tally { wins: 3, draws: 1, losses: 2 };
         assert_eq!(few.sprt(0.0, 10.0, 0.05, 0.05), None);
+        // A match with one kind of result only still decides, but not at once.
+        let won = |wins| Tally { wins, draws: 0, losses: 0 }.sprt(0.0, 100.0, 0.05, 0.05);
+        assert_eq!((won(3), won(10)), (None, Some(SprtVerdict::Stronger)));
+        let lost = Tally { wins: 0, draws: 0, losses: 10 };
+        assert_eq!(lost.sprt(0.0, 100.0, 0.05, 0.05), Some(SprtVerdict::NotStronger));
+        let drawn = Tally { wins: 0, draws: 40, losses: 0 };
+        assert_eq!(drawn.sprt(0.0, 100.0, 0.05, 0.05), Some(SprtVerdict::NotStronger));
         let mut tally = Tally::default();
         for points in [1.0, 0.5, 0.0] {
             tally.add(points);
