@@ -266,8 +266,8 @@ impl Engine {
             }
             let left = time.saturating_sub(start.elapsed());
             return match self.trap(state, solved.value, left, cancel) {
-                Some(cell) if solved.best != Some(cell) => {
-                    SearchResult { best: Some(cell), pv: vec![cell], time: start.elapsed(), ..solved }
+                Some((cell, value)) if solved.best != Some(cell) => {
+                    SearchResult { best: Some(cell), value, pv: vec![cell], time: start.elapsed(), ..solved }
                 }
                 _ => solved,
             };
@@ -291,8 +291,14 @@ impl Engine {
     /// keep its outcome (a draw, or a loss), that leaves the opponent the largest share of
     /// replies that throw the outcome away, if the analysis ends within `time`. Perfect play
     /// only keeps the outcome; an opponent that is not perfect is best given the most chances to
-    /// go wrong (plain MCTS errs most where few replies hold).
-    fn trap(&mut self, state: &KulamiState, value: i32, time: Duration, cancel: Option<&AtomicBool>) -> Option<Cell> {
+    /// go wrong (plain MCTS errs most where few replies hold). With the move, its exact value.
+    fn trap(
+        &mut self,
+        state: &KulamiState,
+        value: i32,
+        time: Duration,
+        cancel: Option<&AtomicBool>,
+    ) -> Option<(Cell, i32)> {
         let start = web_time::Instant::now();
         let evaluator = KulamiEvaluator::default();
         let ranked = self.searcher.rank_moves(state, &evaluator, self.exact_limits(time));
@@ -301,9 +307,9 @@ impl Engine {
         }
         let keeps = |value_after: i32| value_after.signum() == value.signum();
         let mut game = state.clone();
-        // The move with the largest share of throwing replies: (move, thrown, replies).
-        let mut best: Option<(Cell, usize, usize)> = None;
-        for &(cell, _) in ranked.moves.iter().filter(|&&(_, after)| keeps(after)) {
+        // The move with the largest share of throwing replies: (move and value, thrown, replies).
+        let mut best: Option<((Cell, i32), usize, usize)> = None;
+        for &(cell, after) in ranked.moves.iter().filter(|&&(_, after)| keeps(after)) {
             game.play(cell);
             let replies: Vec<Cell> = game.moves().into_iter().collect();
             let mut thrown = 0;
@@ -314,17 +320,17 @@ impl Engine {
                 game.undo();
                 if !reached.exact {
                     game.undo();
-                    return best.map(|(cell, ..)| cell);
+                    return best.map(|(choice, ..)| choice);
                 }
                 // The same player is to move after the reply: its value is ours.
                 thrown += usize::from(reached.value.signum() > value.signum());
             }
             game.undo();
             if best.is_none_or(|(_, most, of)| thrown * of > most * replies.len()) {
-                best = Some((cell, thrown, replies.len()));
+                best = Some(((cell, after), thrown, replies.len()));
             }
         }
-        best.map(|(cell, ..)| cell)
+        best.map(|(choice, ..)| choice)
     }
 
     /// A tree search's findings as a [`SearchResult`]: its move and line, and as the value the
@@ -544,7 +550,7 @@ mod tests {
                     continue;
                 }
                 not_won += 1;
-                let chosen = engine.trap(&state, value, Duration::from_secs(60), None).expect("a move");
+                let (chosen, chosen_value) = engine.trap(&state, value, Duration::from_secs(60), None).expect("a move");
                 let keeping: Vec<(Cell, usize, usize)> = state
                     .moves()
                     .into_iter()
@@ -554,6 +560,7 @@ mod tests {
                     .collect();
                 let &(_, thrown, replies) =
                     keeping.iter().find(|&&(cell, ..)| cell == chosen).expect("the chosen move keeps the outcome");
+                assert_eq!(chosen_value, judged(&state, chosen, value).0, "{chosen}'s exact value");
                 assert!(keeping.iter().all(|&(_, t, r)| t * replies <= thrown * r), "{chosen} after {first} {second}");
                 differing_shares += usize::from(keeping.iter().any(|&(_, t, r)| t * replies != thrown * r));
             }
