@@ -258,79 +258,18 @@ impl Engine {
         threads: usize,
         cancel: Option<&AtomicBool>,
     ) -> SearchResult<Cell> {
-        let start = web_time::Instant::now();
         if state.moves_left_at_most() <= solver_reach(time, state.scoring()) {
-            let solved = self.search(state, self.exact_limits(time), cancel);
-            if !solved.exact || solved.value > 0 {
-                return solved;
-            }
-            let left = time.saturating_sub(start.elapsed());
-            return match self.trap(state, solved.value, left, cancel) {
-                Some((cell, value)) if solved.best != Some(cell) => {
-                    SearchResult { best: Some(cell), value, pv: vec![cell], time: start.elapsed(), ..solved }
-                }
-                _ => solved,
+            let limits = match self.options.nodes {
+                Some(nodes) => Limits::nodes(nodes),
+                None => Limits::time(time),
             };
+            return self.search(state, limits, cancel);
         }
+        let start = web_time::Instant::now();
         let limits = self.mcts_limits(time, threads);
         let options = tree_search_options(state.scoring());
         let found = mcts::search(state, Some(&self.evaluator), options, limits, self.rng.next_u64(), cancel);
         self.tree_result(state, found, start)
-    }
-
-    /// The limits of an exact search in `time`: that time, or in deterministic mode the node
-    /// budget.
-    fn exact_limits(&self, time: Duration) -> Limits {
-        match self.options.nodes {
-            Some(nodes) => Limits::nodes(nodes),
-            None => Limits::time(time),
-        }
-    }
-
-    /// In a position that is not won, whose exact value is `value`: the move, among those that
-    /// keep its outcome (a draw, or a loss), that leaves the opponent the largest share of
-    /// replies that throw the outcome away, if the analysis ends within `time`. Perfect play
-    /// only keeps the outcome; an opponent that is not perfect is best given the most chances to
-    /// go wrong (plain MCTS errs most where few replies hold). With the move, its exact value.
-    fn trap(
-        &mut self,
-        state: &KulamiState,
-        value: i32,
-        time: Duration,
-        cancel: Option<&AtomicBool>,
-    ) -> Option<(Cell, i32)> {
-        let start = web_time::Instant::now();
-        let evaluator = KulamiEvaluator::default();
-        let ranked = self.searcher.rank_moves(state, &evaluator, self.exact_limits(time));
-        if !ranked.exact {
-            return None;
-        }
-        let keeps = |value_after: i32| value_after.signum() == value.signum();
-        let mut game = state.clone();
-        // The move with the largest share of throwing replies: (move and value, thrown, replies).
-        let mut best: Option<((Cell, i32), usize, usize)> = None;
-        for &(cell, after) in ranked.moves.iter().filter(|&&(_, after)| keeps(after)) {
-            game.play(cell);
-            let replies: Vec<Cell> = game.moves().into_iter().collect();
-            let mut thrown = 0;
-            for &reply in &replies {
-                game.play(reply);
-                let left = time.saturating_sub(start.elapsed());
-                let reached = self.search(&game, self.exact_limits(left), cancel);
-                game.undo();
-                if !reached.exact {
-                    game.undo();
-                    return best.map(|(choice, ..)| choice);
-                }
-                // The same player is to move after the reply: its value is ours.
-                thrown += usize::from(reached.value.signum() > value.signum());
-            }
-            game.undo();
-            if best.is_none_or(|(_, most, of)| thrown * of > most * replies.len()) {
-                best = Some(((cell, after), thrown, replies.len()));
-            }
-        }
-        best.map(|(choice, ..)| choice)
     }
 
     /// A tree search's findings as a [`SearchResult`]: its move and line, and as the value the
@@ -511,61 +450,6 @@ mod tests {
             }
         }
         assert!(swaps > 0, "some first move on this board is worth taking over");
-    }
-
-    #[test]
-    fn a_position_that_is_not_won_gets_the_move_with_most_chances_to_go_wrong() {
-        // Five marbles each: 8 plies are left after two moves, so plain minimax checks it all.
-        let layout = std::sync::Arc::new(
-            kulami_core::Layout::parse("AAB/CCB/DEE/DFF").unwrap().with_marbles_per_player(5).unwrap(),
-        );
-        let mut engine = Engine::new(Level::Master, EngineOptions::default());
-        // What a move is worth to the side to move, and the share of the replies that throw
-        // its outcome, as (thrown, replies), by minimax alone.
-        let judged = |state: &KulamiState, cell: Cell, value: i32| {
-            let mut game = state.clone();
-            game.play(cell);
-            let after = -game_search::minimax(&mut game);
-            let replies: Vec<Cell> = game.moves().into_iter().collect();
-            let thrown = replies
-                .iter()
-                .filter(|&&reply| {
-                    game.play(reply);
-                    let ours = game_search::minimax(&mut game);
-                    game.undo();
-                    ours.signum() > value.signum()
-                })
-                .count();
-            (after, thrown, replies.len())
-        };
-        let (mut not_won, mut differing_shares) = (0, 0);
-        let start = Position::new(layout.clone());
-        for first in start.legal_moves() {
-            let after_first = start.clone().replay(&[Move::Place(first)]).unwrap();
-            for second in after_first.legal_moves() {
-                let position = after_first.clone().replay(&[Move::Place(second)]).unwrap();
-                let state = KulamiState::new(position, Scoring::Standard);
-                let value = game_search::minimax(&mut state.clone());
-                if value > 0 {
-                    continue;
-                }
-                not_won += 1;
-                let (chosen, chosen_value) = engine.trap(&state, value, Duration::from_secs(60), None).expect("a move");
-                let keeping: Vec<(Cell, usize, usize)> = state
-                    .moves()
-                    .into_iter()
-                    .map(|cell| (cell, judged(&state, cell, value)))
-                    .filter(|&(_, (after, ..))| after.signum() == value.signum())
-                    .map(|(cell, (_, thrown, replies))| (cell, thrown, replies))
-                    .collect();
-                let &(_, thrown, replies) =
-                    keeping.iter().find(|&&(cell, ..)| cell == chosen).expect("the chosen move keeps the outcome");
-                assert_eq!(chosen_value, judged(&state, chosen, value).0, "{chosen}'s exact value");
-                assert!(keeping.iter().all(|&(_, t, r)| t * replies <= thrown * r), "{chosen} after {first} {second}");
-                differing_shares += usize::from(keeping.iter().any(|&(_, t, r)| t * replies != thrown * r));
-            }
-        }
-        assert!(not_won > 10 && differing_shares > 0, "{not_won} positions not won, {differing_shares} with a choice");
     }
 
     #[test]
