@@ -222,7 +222,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let timeout = args.tc.map_or(movetimes[0].max(movetimes[1]) * 10, |clock| clock.limit + clock.increment)
         + Duration::from_secs(10);
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
-    let sprt = args.sprt;
     let progress = if args.json { ProgressBar::hidden() } else { ProgressBar::new(plan.boards.len() as u64 * 2) };
     progress.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, eta {eta}]")
@@ -245,7 +244,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             if let Some(forfeit) = &outcome.forfeit {
                 progress.println(format!("game on board {}: {forfeit}", outcome.board + 1));
             }
-            if let Some(found) = sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error))
+            if let Some(found) =
+                args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error))
             {
                 *verdict.lock().expect("not poisoned") = Some(found);
                 return ControlFlow::Break(());
@@ -260,7 +260,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     }
     let (low, elo, high) = tally.elo();
     let verdict = verdict.into_inner().expect("not poisoned");
-    let sprt_text = sprt.map(|(elo0, elo1)| {
+    let sprt_text = args.sprt.map(|(elo0, elo1)| {
         let result = match verdict {
             Some(SprtVerdict::Stronger) => "H1 accepted: A is stronger",
             Some(SprtVerdict::NotStronger) => "H0 accepted: A is not stronger",

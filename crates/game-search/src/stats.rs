@@ -54,14 +54,17 @@ impl Tally {
     /// The mean points per game, 0 to 1.
     #[must_use]
     pub fn score(&self) -> f64 {
-        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+        moments(self.counts()).0
     }
 
     /// The variance of one game's points.
     fn variance(&self) -> f64 {
-        let n = f64::from(self.games().max(1));
-        let s = self.score();
-        points_variance([self.wins, self.draws, self.losses].map(f64::from), s) / n
+        moments(self.counts()).1
+    }
+
+    /// `[wins, draws, losses]`.
+    fn counts(&self) -> [f64; 3] {
+        [self.wins, self.draws, self.losses].map(f64::from)
     }
 
     /// The Elo difference and its 95% confidence interval `(low, estimate, high)`, from the normal
@@ -85,10 +88,9 @@ impl Tally {
         if self.games() == 0 {
             return 0.0;
         }
-        let counts = [self.wins, self.draws, self.losses].map(|count| if count == 0 { 0.5 } else { f64::from(count) });
+        let counts = self.counts().map(|count| if count == 0.0 { 0.5 } else { count });
         let games: f64 = counts.iter().sum();
-        let score = (counts[0] + 0.5 * counts[1]) / games;
-        let variance = points_variance(counts, score) / games;
+        let (score, variance) = moments(counts);
         let (s0, s1) = (expected_score(elo0), expected_score(elo1));
         games * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }
@@ -108,10 +110,13 @@ impl Tally {
     }
 }
 
-/// The summed squared deviations from the mean `score` of games counted as `[wins, draws,
-/// losses]`.
-fn points_variance([wins, draws, losses]: [f64; 3], score: f64) -> f64 {
-    wins * (1.0 - score).powi(2) + draws * (0.5 - score).powi(2) + losses * score.powi(2)
+/// The mean points per game and the variance of one game's points, of games counted as
+/// `[wins, draws, losses]` (0 and 0 for no games).
+fn moments([wins, draws, losses]: [f64; 3]) -> (f64, f64) {
+    let games = (wins + draws + losses).max(1.0);
+    let score = (wins + 0.5 * draws) / games;
+    let variance = (wins * (1.0 - score).powi(2) + draws * (0.5 - score).powi(2) + losses * score.powi(2)) / games;
+    (score, variance)
 }
 
 #[cfg(test)]
