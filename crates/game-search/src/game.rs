@@ -47,7 +47,9 @@ pub trait SearchGame: Clone + Send {
     }
     /// Bounds on the final value from the side to move's point of view, if the game knows them
     /// cheaply (a sowing game: what is in the stores is kept, what is left can go either way).
-    /// The exact [`Solver`](crate::Solver) cuts off where the window lies outside them.
+    /// The exact [`Solver`](crate::Solver), and the [`Searcher`](crate::Searcher) where it
+    /// searches to the end, cut off where the window lies outside them. They are asked at
+    /// nearly every node of an exact search, so they must cost far less than a move.
     fn value_bounds(&self) -> Option<(i32, i32)> {
         None
     }
@@ -110,4 +112,18 @@ pub fn minimax<G: SearchGame>(game: &mut G) -> i32 {
         best = Some(best.map_or(value, |best: i32| best.max(value)));
     }
     best.expect("a game that is not over has a move")
+}
+
+/// The bound of `game`'s [`SearchGame::value_bounds`] that lies outside the window `(alpha,
+/// beta)`, if one does: a lowest value at or above `beta` or a highest at or below `alpha`, which
+/// an exact search returns as the node's value without searching it.
+pub(crate) fn bound_outside<G: SearchGame>(game: &G, alpha: i32, beta: i32) -> Option<i32> {
+    let (lowest, highest) = game.value_bounds()?;
+    if lowest >= beta {
+        Some(lowest)
+    } else if highest <= alpha {
+        Some(highest)
+    } else {
+        None
+    }
 }

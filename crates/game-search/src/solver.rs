@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use web_time::{Duration, Instant};
 
-use crate::game::SearchGame;
+use crate::game::{SearchGame, bound_outside};
 use crate::search::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE, TranspositionTable};
 use crate::search::{Claims, INFINITY, alphabeta::seen_by};
 
@@ -186,13 +186,8 @@ impl<'a> Worker<'a> {
         if let Some(value) = game.terminal_value() {
             return value;
         }
-        if let Some((lowest, highest)) = game.value_bounds() {
-            if lowest >= beta {
-                return lowest;
-            }
-            if highest <= alpha {
-                return highest;
-            }
+        if let Some(bound) = bound_outside(game, alpha, beta) {
+            return bound;
         }
         let key = game.hash();
         // Fetch the entry while the game looks up what it knows: two cache misses at once.

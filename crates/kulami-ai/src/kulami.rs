@@ -48,6 +48,8 @@ pub struct KulamiState {
     capacity: usize,
     /// Each colour's largest area, kept move by move, when the scoring counts it.
     areas: Option<Areas>,
+    /// The holes of the layout's largest tile.
+    largest_tile: i32,
 }
 
 /// Each colour's largest area, kept up to date move by move: a marble only joins groups, so the
@@ -81,7 +83,8 @@ impl KulamiState {
             before: [0; FRAME_CELLS],
             first_ply: position.ply(),
         });
-        KulamiState { position, scoring, marble_key, capacity, areas }
+        let largest_tile = layout.tiles().iter().map(|tile| tile.holes() as i32).max().unwrap_or(0);
+        KulamiState { position, scoring, marble_key, capacity, areas, largest_tile }
     }
 
     /// The size of the largest group of `color`'s marbles.
@@ -228,6 +231,21 @@ impl SearchGame for KulamiState {
         (self.tile_gain(cell) - replies.len() as i32 * 2) * ORDER_SCALE
     }
 
+    /// Under the standard scoring a marble changes the margin by at most the holes of its tile
+    /// (where it takes the lead or draws level): the margin now, give or take each player's
+    /// remaining marbles times the largest tile's holes.
+    fn value_bounds(&self) -> Option<(i32, i32)> {
+        if self.scoring != Scoring::Standard {
+            return None;
+        }
+        let position = &self.position;
+        let me = position.side_to_move();
+        let now = position.tile_points(me) as i32 - position.tile_points(me.other()) as i32;
+        let left = self.moves_left_at_most() as i32;
+        let (mine, theirs) = ((left + 1) / 2, left / 2);
+        Some(((now - theirs * self.largest_tile) * POINT, (now + mine * self.largest_tile) * POINT))
+    }
+
     /// Under the standard scoring the last marble changes the margin by what it gains on its
     /// tile alone.
     fn last_move_value(&self) -> Option<i32> {
@@ -321,6 +339,38 @@ mod tests {
             }
         }
         assert!(checked > 50, "only {checked} games reached their last move");
+    }
+
+    #[test]
+    fn the_exact_value_lies_within_the_value_bounds() {
+        // The tiles of the first board are all alike, so the bounds are often met exactly.
+        let boards = ["AABB/CCDD/EEFF/GGHH", "AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO"];
+        let (mut checked, mut met) = (0, 0);
+        for (board, seed) in boards.iter().flat_map(|board| (1..=40_u64).map(move |seed| (board, seed))) {
+            let layout = Arc::new(Layout::parse(board).unwrap());
+            let mut game = KulamiState::new(Position::new(layout), Scoring::Standard);
+            let mut x = seed;
+            while game.terminal_value().is_none() {
+                if game.moves_left_at_most() <= 9 {
+                    let (lowest, highest) = game.value_bounds().expect("the standard scoring has bounds");
+                    let value = game_search::minimax(&mut game);
+                    assert!(
+                        (lowest..=highest).contains(&value),
+                        "{board} seed {seed}: {value} outside {lowest}..{highest}"
+                    );
+                    checked += 1;
+                    met += usize::from(value == lowest || value == highest);
+                    let variant = KulamiState::new(game.position().clone(), Scoring::Lines);
+                    assert_eq!(variant.value_bounds(), None, "a variant's bonuses are not bounded");
+                }
+                let moves: Vec<Cell> = game.moves().into_iter().collect();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                game.play(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 300 && met > 10, "{checked} positions checked, {met} at a bound");
     }
 
     #[test]

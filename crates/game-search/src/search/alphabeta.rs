@@ -5,7 +5,7 @@ use web_time::Instant;
 
 use super::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE};
 use super::{Claims, SearchResult, Shared};
-use crate::game::{Evaluator, SearchGame};
+use crate::game::{Evaluator, SearchGame, bound_outside};
 
 /// Above any value a game can reach.
 pub const INFINITY: i32 = 1_000_000;
@@ -268,8 +268,11 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         if depth <= LEAN_DEPTH && reaches_end(depth, moves_left) {
             return self.lean_solve(game, depth, alpha, beta);
         }
-        // Near the leaves a table lookup (a cache miss) costs more than searching again.
         let exact = reaches_end(depth, moves_left);
+        if exact && let Some(bound) = bound_outside(game, alpha, beta) {
+            return bound;
+        }
+        // Near the leaves a table lookup (a cache miss) costs more than searching again.
         let use_table = depth > if exact { EXACT_TABLE_MIN_DEPTH } else { TABLE_MIN_DEPTH };
         let key = if use_table { game.hash() } else { 0 };
         let mut table_move = NO_MOVE;
@@ -440,6 +443,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
     fn lean_solve(&mut self, game: &mut G, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 1 {
             return self.last_move(game, beta);
+        }
+        if let Some(bound) = bound_outside(game, alpha, beta) {
+            return bound;
         }
         let mut best = -INFINITY;
         let mover = game.mover();
