@@ -42,7 +42,7 @@ pub fn features(state: &KulamiState) -> Features {
             leaning += holes * lead * 8 / (empty + 1);
         }
     }
-    let tiles = position.tile_points(me) as i32 - position.tile_points(other) as i32;
+    let tiles = state.tile_lead();
     let mobility = position.legal_moves().len() as i32;
     let measure = |on: bool, f: fn(kulami_core::CellSet) -> usize| {
         if on { f(position.marbles(me)) as i32 - f(position.marbles(other)) as i32 } else { 0 }

@@ -119,6 +119,13 @@ impl KulamiState {
         self.scoring
     }
 
+    /// The side to move's tile points minus the opponent's, as the board stands (whole points).
+    #[inline]
+    pub(crate) fn tile_lead(&self) -> i32 {
+        let me = self.position.side_to_move();
+        self.position.tile_points(me) as i32 - self.position.tile_points(me.other()) as i32
+    }
+
     /// The final margin from the side to move's view, in [`POINT`]s, as the position stands.
     ///
     /// A bonus goes to the player with the larger measure, by the difference, so the bonuses'
@@ -127,7 +134,7 @@ impl KulamiState {
     pub fn margin(&self) -> i32 {
         let position = &self.position;
         let (me, other) = (position.side_to_move(), position.side_to_move().other());
-        let mut margin = position.tile_points(me) as i32 - position.tile_points(other) as i32;
+        let mut margin = self.tile_lead();
         if self.scoring.counts_area() {
             margin += self.largest_area(me) as i32 - self.largest_area(other) as i32;
         }
@@ -238,9 +245,7 @@ impl SearchGame for KulamiState {
         if self.scoring != Scoring::Standard {
             return None;
         }
-        let position = &self.position;
-        let me = position.side_to_move();
-        let now = position.tile_points(me) as i32 - position.tile_points(me.other()) as i32;
+        let now = self.tile_lead();
         let left = self.moves_left_at_most() as i32;
         let (mine, theirs) = ((left + 1) / 2, left / 2);
         Some(((now - theirs * self.largest_tile) * POINT, (now + mine * self.largest_tile) * POINT))
@@ -252,10 +257,8 @@ impl SearchGame for KulamiState {
         if self.scoring != Scoring::Standard {
             return None;
         }
-        let position = &self.position;
-        let me = position.side_to_move();
-        let best_gain = position.legal_moves().iter().map(|cell| self.tile_gain(cell)).max()?;
-        Some((position.tile_points(me) as i32 - position.tile_points(me.other()) as i32 + best_gain) * POINT)
+        let best_gain = self.position.legal_moves().iter().map(|cell| self.tile_gain(cell)).max()?;
+        Some((self.tile_lead() + best_gain) * POINT)
     }
 }
 
