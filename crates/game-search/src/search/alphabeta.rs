@@ -36,6 +36,15 @@ const EXACT_TABLE_MIN_DEPTH: u32 = 10;
 const CLAIM_MIN_DEPTH: u32 = 10;
 /// The order of a move left for the second pass.
 const DEFERRED: i32 = i32::MIN;
+/// Remaining depths from which an exact node orders its moves by a shallow search of each.
+/// Remaining depths from which an exact node tries its moves in the order the evaluation ranks
+/// the positions they reach, not by the game's hint (which breaks ties). Far from the end a
+/// marble's worth is what the evaluation knows; near it, taking the opponent's replies away
+/// counts most, as the hint has it. Positions from level 4's games (`PLAY=engine
+/// examples/endgames`), 26 plies left: median 2.3 s against 5.3 s, 0.69 billion nodes against
+/// 1.34 for the 15; from 12, 14 or 16 alike; from 8 or 10 slower than 14 at 24 plies. A search
+/// two plies deep under each move ordered no better and cost more.
+const EVALUATION_ORDER_MIN_DEPTH: u32 = 14;
 /// Half the first window of the exact search around the warm-up's value.
 const ASPIRATION: i32 = 150;
 /// Nodes between looks at the clock and the shared counters.
@@ -290,6 +299,9 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let original_alpha = alpha;
         let mut moves = self.ordered_moves(game, ply, table_move, exact);
+        if exact && depth >= EVALUATION_ORDER_MIN_DEPTH {
+            self.order_by_evaluation(game, &mut moves, ply);
+        }
         let mut best_value = -INFINITY;
         let mut best_move = None;
         // With several threads, moves after the first that another thread is searching wait for
@@ -469,6 +481,29 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         best
     }
 
+    /// Orders `moves` (the table's move stays first) by the evaluation of the position each
+    /// reaches, the game's hint breaking ties.
+    fn order_by_evaluation(&mut self, game: &mut G, moves: &mut [(i32, G::Move)], ply: usize) {
+        let mover = game.mover();
+        let mut ranked: Vec<((i32, i32), G::Move)> = moves
+            .iter()
+            .map(|&(order, mv)| {
+                if order == TABLE_MOVE {
+                    return ((INFINITY, order), mv);
+                }
+                game.play(mv);
+                let value = self.child(game, 0, (-INFINITY, INFINITY), ply + 1, mover);
+                game.undo();
+                ((value, order), mv)
+            })
+            .collect();
+        ranked.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        for (rank, (slot, (_, mv))) in moves.iter_mut().zip(ranked).enumerate() {
+            // Descending, and never `DEFERRED`.
+            *slot = (-(rank as i32), mv);
+        }
+    }
+
     /// Remembers a move that caused a cutoff: as a killer at this ply and in the history.
     fn reward(&mut self, game: &G, ply: usize, mv: G::Move, depth: u32) {
         let killers = &mut self.killers[ply];
@@ -571,4 +606,47 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
 /// `value`, from the point of view of the player to move in `game`, as `mover` sees it.
 pub(crate) fn seen_by<G: SearchGame>(game: &G, mover: u8, value: i32) -> i32 {
     if game.mover() == mover { value } else { -value }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    use super::{Shared, TABLE_MOVE, Worker};
+    use crate::Evaluator;
+    use crate::nim::{Nim, WIN};
+    use crate::search::tt::TranspositionTable;
+
+    /// Knows Nim: the player to move with a multiple of four left loses.
+    struct Knows;
+    impl Evaluator<Nim> for Knows {
+        fn evaluate(&self, nim: &Nim) -> i32 {
+            if nim.counters().is_multiple_of(4) { -WIN / 2 } else { WIN / 2 }
+        }
+    }
+
+    #[test]
+    fn deep_exact_nodes_try_first_what_the_evaluation_likes_best_after_the_tables_move() {
+        let shared = Shared {
+            table: Arc::new(TranspositionTable::new(1)),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: None,
+            node_limit: None,
+            claims: None,
+        };
+        let mut worker = Worker::new(&shared, &Knows, 0);
+        // From 18 counters taking two wins; the hint (none for Nim) leaves the takes as listed.
+        let mut nim = Nim::new(18);
+        let mut moves = vec![(0, 1), (0, 2), (0, 3)];
+        worker.order_by_evaluation(&mut nim, &mut moves, 0);
+        assert_eq!(moves[0].1, 2, "{moves:?}");
+        assert!(moves.windows(2).all(|pair| pair[0].0 > pair[1].0), "descending orders: {moves:?}");
+        // The table's move stays first, whatever the evaluation says of it.
+        let mut moves = vec![(0, 1), (TABLE_MOVE, 3), (0, 2)];
+        worker.order_by_evaluation(&mut nim, &mut moves, 0);
+        assert_eq!(moves.iter().map(|&(_, take)| take).collect::<Vec<_>>(), [3, 2, 1]);
+        assert_eq!(nim, Nim::new(18), "every take was undone");
+    }
 }
