@@ -399,19 +399,18 @@ pub(crate) fn line_value(state: &KulamiState, line: &[Cell], evaluator: &KulamiE
 }
 
 /// The most plies left at which the alpha-beta solver nearly always proves the exact result in
-/// `time` on one core under `scoring`. Positions from random play (`cargo run --release -p
-/// kulami-ai --example endgames -- 16 18 20 22 24`, the slowest of 15: 16 plies left 2 ms, 18
-/// plies 8 ms, 20 plies 22 ms, 22 plies 0.12 s, 24 plies 0.44 s) are easier than those of games
-/// between good players: 24 plies after level 5 against MCTS took 0.3 to 5.2 s, 22 plies at
-/// most 0.5 s (the eight games of `kulami match 5 mcts --random 4 --movetime 300`, `kulami
-/// solve --threads 1 --table-mb 64`). Solving from 24 at 1 s scored 62.0%
-/// against MCTS over 100 games, against 63.5% from 22. A variant's scores cost more to count
-/// at every finished game, its values spread wider and it has no cheap bounds, so the solver
-/// takes about as long two plies earlier (`SCORING=both`: 18 plies 33 ms, 20 plies 0.15 s, 22
-/// plies 1.5 s): two plies less.
+/// `time` on one core under `scoring`. Positions from games between good players are harder
+/// than random play's: from level 4's games (`PLAY=engine cargo run --release -p kulami-ai
+/// --example endgames -- 20 22 24`, median and slowest of 15) 20 plies take 25 ms and 0.14 s,
+/// 22 plies 0.10 s and 0.45 s, 24 plies 0.40 s and 1.7 s. Solving from 24 at 1 s scored 64.0%
+/// against MCTS over 100 games (`kulami match 5 mcts --random 50 --concurrency 2 --threads 1`),
+/// against 63.5% from 22; with the solver before its evaluation order, which took 0.68 s median
+/// at 24 plies, 62.0%. A variant's scores cost more to count at every finished game, its values
+/// spread wider and it has no cheap bounds, so the solver takes about as long two plies earlier
+/// (`SCORING=both`: 18 plies 33 ms, 20 plies 0.15 s, 22 plies 1.5 s): two plies less.
 pub(crate) fn solver_reach(time: Duration, scoring: Scoring) -> usize {
     let standard = match time.as_millis() {
-        2000.. => 24,
+        1000.. => 24,
         500.. => 22,
         70.. => 20,
         30.. => 18,

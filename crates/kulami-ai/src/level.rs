@@ -22,8 +22,8 @@ pub enum Level {
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
     /// RAVE and implicit minimax backups of the evaluation, RAVE alone under a variant scoring,
     /// see [`tree_search_options`](crate::tree_search_options)) for the given time per move, one
-    /// tree per thread, and the exact solver once the end is within its reach (22 plies at 1 s
-    /// per move, 24 from 2 s; two fewer under a variant).
+    /// tree per thread, and the exact solver once the end is within its reach (24 plies from 1 s
+    /// per move, 22 from 0.5 s; two fewer under a variant).
     Master,
     /// The reproduction of the public engine: fixed-depth schedule, tile score only.
     Baseline,
