@@ -609,13 +609,11 @@ pub(crate) fn seen_by<G: SearchGame>(game: &G, mover: u8, value: i32) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use web_time::Instant;
 
-    use super::{Shared, TABLE_MOVE, Worker};
-    use crate::Evaluator;
+    use super::{TABLE_MOVE, Worker};
     use crate::nim::{Nim, WIN};
-    use crate::search::tt::TranspositionTable;
+    use crate::{Evaluator, Limits, Searcher};
 
     /// Knows Nim: the player to move with a multiple of four left loses.
     struct Knows;
@@ -627,14 +625,7 @@ mod tests {
 
     #[test]
     fn deep_exact_nodes_try_first_what_the_evaluation_likes_best_after_the_tables_move() {
-        let shared = Shared {
-            table: Arc::new(TranspositionTable::new(1)),
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            deadline: None,
-            node_limit: None,
-            claims: None,
-        };
+        let shared = Searcher::new(1, 1).shared(Instant::now(), Limits::default());
         let mut worker = Worker::new(&shared, &Knows, 0);
         // From 18 counters taking two wins; the hint (none for Nim) leaves the takes as listed.
         let mut nim = Nim::new(18);

@@ -184,7 +184,7 @@ impl Searcher {
         self.table.clear();
     }
 
-    fn shared(&self, start: Instant, limits: Limits) -> Shared {
+    pub(crate) fn shared(&self, start: Instant, limits: Limits) -> Shared {
         self.table.new_search();
         Shared {
             table: Arc::clone(&self.table),
