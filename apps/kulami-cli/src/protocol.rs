@@ -365,11 +365,11 @@ mod tests {
 
     #[test]
     fn genmove_answers_swap_when_the_first_marble_is_worth_taking() {
-        // On the classic board every first marble leaves its owner ahead (the engine's view),
-        // so the second player takes it; without the rule it answers with a cell.
+        // On the classic board a marble in the corner leaves its owner ahead (the engine's
+        // view), so the second player takes it; without the rule it answers with a cell.
         let mut s = session();
         assert_eq!(answer(&mut s, "swap on"), "= \n\n");
-        assert_eq!(answer(&mut s, "play d4"), "= \n\n");
+        assert_eq!(answer(&mut s, "play a1"), "= \n\n");
         assert_eq!(answer(&mut s, "genmove"), "= swap\n\n");
         assert!(s.game.position().swapped());
         assert!(answer(&mut s, "genmove").starts_with("= "), "then the first player answers as black");

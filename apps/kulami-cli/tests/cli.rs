@@ -296,7 +296,8 @@ fn engine_protocol_over_stdin() {
     let text = stdout(&with_input(&["engine"], &long));
     assert_eq!(text, "? line longer than 4096 bytes\n\n= kulami\n\n");
     // The swap and a clock, as a controller sends them.
-    let input = "swap on\nplay d4\nlegal\ntime_left 2000 100\ngenmove\ngenmove\nquit\n";
+    // A marble in the corner is worth taking over (the engine's view).
+    let input = "swap on\nplay a1\nlegal\ntime_left 2000 100\ngenmove\ngenmove\nquit\n";
     let text = stdout(&with_input(&["engine", "--level", "4"], input));
     let replies: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
     assert!(replies[2].ends_with(" swap"), "{}", replies[2]);

@@ -3,7 +3,9 @@
 //! `THREADS` (default 1) and `TABLE_MB` (default 64) set the searcher, `SCORING` (default
 //! `standard`) the scoring; 4 and 16 MB were no faster. `PLAY=engine` reaches the positions by
 //! level 4 playing itself instead (2,000 playouts a move, reproducible): positions from games
-//! between good players, which are harder to solve than random play's.
+//! between good players, which are harder to solve than random play's. `WEIGHTS=OPENING;END`
+//! (as `KulamiEvaluator` reads them) gives the solver's move order another evaluation; the
+//! positions stay the same.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,6 +58,8 @@ fn main() {
         Ok("random") | Err(_) => None,
         Ok(other) => panic!("PLAY is `random` or `engine`, not `{other}`"),
     };
+    let evaluator: KulamiEvaluator =
+        std::env::var("WEIGHTS").map_or_else(|_| KulamiEvaluator::default(), |w| w.parse().expect("WEIGHTS"));
     let mut searcher = Searcher::new(table_mb, threads);
     for left in if lefts.is_empty() { vec![16, 20, 24] } else { lefts } {
         let mut times = Vec::new();
@@ -67,7 +71,7 @@ fn main() {
             }
             let Some(game) = endgame(seed, left, scoring, engine.as_mut()) else { continue };
             searcher.clear();
-            let result = searcher.search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+            let result = searcher.search(&game, &evaluator, Limits::default(), None);
             assert!(result.exact, "an unlimited search ends solved");
             times.push(result.time);
             nodes += result.nodes;

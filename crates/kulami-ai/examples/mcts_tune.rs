@@ -8,8 +8,9 @@
 //! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
 //! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH). A `+reuse` suffix keeps the
 //! trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one thread each.
-//! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (seven comma-separated weights
-//! each, as in `TUNED_WEIGHTS`) replaces the evaluation the backups use.
+//! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (each the comma-separated weights
+//! of every feature and tile state, as in `TUNED_WEIGHTS`) replaces the evaluation the first
+//! player's backups use, so that two evaluations can be compared.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,18 +52,16 @@ impl Player for MctsPlayer {
     }
 }
 
-/// The evaluation: `WEIGHTS=opening;end` (seven numbers each, comma-separated) or the tuned one.
-fn evaluator() -> KulamiEvaluator {
-    let Ok(weights) = std::env::var("WEIGHTS") else { return KulamiEvaluator::default() };
-    let parse = |part: &str| -> [i32; 7] {
-        let numbers: Vec<i32> = part.split(',').map(|n| n.trim().parse().expect("a weight")).collect();
-        numbers.try_into().expect("seven weights")
-    };
-    let (opening, end) = weights.split_once(';').expect("OPENING;END");
-    KulamiEvaluator { opening: parse(opening), end: parse(end) }
+/// The evaluation of the first player: `WEIGHTS=opening;end` (comma-separated numbers) or the
+/// tuned one; the second player's is always the tuned one.
+fn evaluator(side: usize) -> KulamiEvaluator {
+    match std::env::var("WEIGHTS") {
+        Ok(weights) if side == 0 => weights.parse().unwrap_or_else(|error| panic!("WEIGHTS: {error}")),
+        _ => KulamiEvaluator::default(),
+    }
 }
 
-fn player(spec: &str, time: Duration) -> Box<dyn Player> {
+fn player(spec: &str, side: usize, time: Duration) -> Box<dyn Player> {
     if spec == "master" {
         let options = EngineOptions::default().with_time(TimeControl::PerMove(time)).with_threads(1);
         return Box::new(Engine::new(Level::Master, options));
@@ -79,7 +78,7 @@ fn player(spec: &str, time: Duration) -> Box<dyn Player> {
         rave_equivalence: (rave > 0.0).then_some(rave),
         implicit_minimax,
     };
-    Box::new(MctsPlayer { options, evaluator: evaluator(), time, seed: 0, kept: reuse.then(KeptTrees::default) })
+    Box::new(MctsPlayer { options, evaluator: evaluator(side), time, seed: 0, kept: reuse.then(KeptTrees::default) })
 }
 
 fn main() {
@@ -93,7 +92,8 @@ fn main() {
         clock: None,
         swap_rule: false,
     };
-    let outcomes = run_match(&plan, |side| Ok(player(&args[side], time)), |_| std::ops::ControlFlow::Continue(()));
+    let outcomes =
+        run_match(&plan, |side| Ok(player(&args[side], side, time)), |_| std::ops::ControlFlow::Continue(()));
     let mut tally = Tally::default();
     for outcome in &outcomes {
         tally.add(outcome.a_points);

@@ -1,21 +1,24 @@
 //! Fits the evaluation's weights to self-play: plays games between club-level engines (four
-//! plies with the current weights, exact in the last eighteen) on random boards under every
-//! scoring, records each position's features and the game's final margin from the side to
+//! plies with the current weights, exact in the last eighteen), or with `PLAYOUTS=N` level 4
+//! with N playouts a move, on random boards under every scoring, records each position's
+//! features (the named ones and the tile states) and the game's final margin from the side to
 //! move's view, and solves the least-squares problem
 //! margin ≈ Σ feature × (opening weight × (1 - phase) + end weight × phase).
+//! Every fifth game is held out, and the error there is printed for the fit and for the weights
+//! in use.
 //!
 //! `cargo run --release -p kulami-ai --example tune -- [games] [scoring]` prints the weights to
-//! paste into `TUNED_WEIGHTS`; with a scoring every game is played under it (every scoring in
-//! turn without).
+//! paste into `TUNED_WEIGHTS`, and as `WEIGHTS=` for the examples that try weights; with a
+//! scoring every game is played under it (every scoring in turn without).
 
 use std::sync::Arc;
 
-use kulami_ai::eval::{FEATURES, PHASES, features, phase};
+use kulami_ai::eval::{FEATURE_COUNT, FEATURES, PHASES, TILE_STATES, TUNED_WEIGHTS, features, phase};
 use kulami_ai::{Engine, EngineOptions, KulamiState, Level, SearchGame};
 use kulami_core::{Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
-const WEIGHTS: usize = 2 * FEATURES.len();
+const WEIGHTS: usize = 2 * FEATURE_COUNT;
 
 /// One game's samples: each position's tapered features and the final margin for its mover.
 fn play(seed: u64, only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
@@ -23,7 +26,12 @@ fn play(seed: u64, only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
     let scoring = only.unwrap_or(Scoring::ALL[(seed % 4) as usize]);
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
-    let mut engines = [Engine::new(Level::Club, options), Engine::new(Level::Club, options.with_seed(seed + 1))];
+    // PLAYOUTS=N: level 4's search with N playouts a move (reproducible), in place of level 3.
+    let (level, options) = match std::env::var("PLAYOUTS") {
+        Ok(n) => (Level::Expert, options.with_nodes(Some(n.parse().expect("a number of playouts")))),
+        Err(_) => (Level::Club, options),
+    };
+    let mut engines = [Engine::new(level, options), Engine::new(level, options.with_seed(seed + 1))];
     let mut position = Position::new(layout);
     let mut samples = Vec::new();
     while !position.is_game_over() {
@@ -31,9 +39,9 @@ fn play(seed: u64, only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
         let t = f64::from(phase(&state)) / f64::from(PHASES);
         let f = features(&state);
         let mut row = [0.0; WEIGHTS];
-        for i in 0..FEATURES.len() {
+        for i in 0..FEATURE_COUNT {
             row[i] = f64::from(f[i]) * (1.0 - t);
-            row[FEATURES.len() + i] = f64::from(f[i]) * t;
+            row[FEATURE_COUNT + i] = f64::from(f[i]) * t;
         }
         samples.push((row, position.side_to_move()));
         let choice = engines[position.ply() % 2].choose(&position, scoring, None);
@@ -82,22 +90,15 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
 fn main() {
     let games: u64 = std::env::args().nth(1).map_or(400, |n| n.parse().expect("a number of games"));
     let only: Option<Scoring> = std::env::args().nth(2).map(|scoring| scoring.parse().expect("a scoring"));
-    let threads = 2;
-    let samples: Vec<([f64; WEIGHTS], f64)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (t..games).step_by(threads as usize).flat_map(|seed| play(seed, only)).collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect()
-    });
+    // Every fifth game is held out, to compare the fit with the weights in use on games it
+    // has not seen.
+    let (train, test): (Vec<_>, Vec<_>) = (0..games).partition(|seed| seed % 5 != 4);
+    let (train, test) = (samples(&train, only), samples(&test, only));
     // Normal equations with a little ridge, so features that never vary (a variant's measure
     // under standard scoring) stay at 0 instead of making the system singular.
     let mut a = vec![vec![0.0; WEIGHTS]; WEIGHTS];
     let mut b = vec![0.0; WEIGHTS];
-    for (row, target) in &samples {
+    for (row, target) in &train {
         for i in 0..WEIGHTS {
             b[i] += row[i] * target;
             for j in 0..WEIGHTS {
@@ -109,14 +110,45 @@ fn main() {
         line[i] += 1.0;
     }
     let weights = solve(a, b);
-    let error: f64 = samples
-        .iter()
-        .map(|(row, target)| (row.iter().zip(&weights).map(|(x, w)| x * w).sum::<f64>() - target).powi(2))
-        .sum::<f64>()
-        / samples.len() as f64;
+    let in_use: Vec<f64> = TUNED_WEIGHTS.0.iter().chain(&TUNED_WEIGHTS.1).map(|&w| f64::from(w)).collect();
+    let rms = |samples: &[([f64; WEIGHTS], f64)], weights: &[f64]| {
+        let error: f64 = samples
+            .iter()
+            .map(|(row, target)| (row.iter().zip(weights).map(|(x, w)| x * w).sum::<f64>() - target).powi(2))
+            .sum::<f64>()
+            / samples.len() as f64;
+        error.sqrt() / 100.0
+    };
     let round = |w: &[f64]| w.iter().map(|x| x.round() as i32).collect::<Vec<_>>();
-    println!("{games} games, {} positions, RMS error {:.1} points", samples.len(), error.sqrt() / 100.0);
-    println!("features: {FEATURES:?}");
-    println!("opening:  {:?}", round(&weights[..FEATURES.len()]));
-    println!("end:      {:?}", round(&weights[FEATURES.len()..]));
+    println!(
+        "{games} games, {} positions; RMS error in points: fit {:.2} (held-out games {:.2}), weights in use {:.2} (held out {:.2})",
+        train.len(),
+        rms(&train, &weights),
+        rms(&test, &weights),
+        rms(&train, &in_use),
+        rms(&test, &in_use)
+    );
+    println!("features: {FEATURES:?}, then the tile states {TILE_STATES:?}");
+    for (phase, weights) in [("opening", &weights[..FEATURE_COUNT]), ("end", &weights[FEATURE_COUNT..])] {
+        let weights = round(weights);
+        let (named, tile_states) = weights.split_at(FEATURES.len());
+        println!("{phase}: weights({named:?}, {tile_states:?})");
+    }
+    let write = |weights: &[f64]| round(weights).iter().map(i32::to_string).collect::<Vec<_>>().join(",");
+    println!("WEIGHTS='{};{}'", write(&weights[..FEATURE_COUNT]), write(&weights[FEATURE_COUNT..]));
+}
+
+/// The samples of the games of these seeds, played on two threads.
+fn samples(seeds: &[u64], only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
+    let threads = 2;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    seeds.iter().skip(t).step_by(threads).flat_map(|&seed| play(seed, only)).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect()
+    })
 }

@@ -20,7 +20,7 @@ use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
 use crate::SearchGame;
 use crate::engine::pick_near_best;
-use crate::eval::KulamiEvaluator;
+use crate::eval::{KulamiEvaluator, weights};
 use crate::kulami::{KulamiState, POINT};
 use game_search::{Limits, Searcher};
 
@@ -96,7 +96,18 @@ impl Puzzle {
 /// An exact search (the puzzles are within the untimed solver's reach).
 fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
     // A puzzle proof is a few thousand nodes: a small table does.
-    Searcher::new(16, 1).search(state, &KulamiEvaluator::default(), Limits::default(), None)
+    Searcher::new(16, 1).search(state, &bank_evaluator(), Limits::default(), None)
+}
+
+/// The evaluation the bank is made with (its games' moves, the solver's move order, and so its
+/// lines, and the quick look that rates difficulty): the weights of the casual self-play fit,
+/// from before the evaluation weighed tile states, so that a better evaluation for play leaves
+/// the bank, and so every date's puzzle, as it was made.
+fn bank_evaluator() -> KulamiEvaluator {
+    KulamiEvaluator {
+        opening: weights([13, 53, 9, 0, 51, 135, 39], [0; 24]),
+        end: weights([37, 60, 11, 22, 105, 92, 42], [0; 24]),
+    }
 }
 
 /// The puzzle that `seed` gives on `layout`, if any: a game of plausible moves (seeded: a random
@@ -117,7 +128,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     // The moves of the former casual level, so that the bank stays as it was made.
     let mut move_rng = Pcg64Mcg::seed_from_u64(seed);
-    let evaluator = KulamiEvaluator::default();
+    let evaluator = bank_evaluator();
     let mut position = Position::new(Arc::clone(layout));
     loop {
         let state = KulamiState::new(position.clone(), scoring);
@@ -137,7 +148,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
         position.play_unchecked(cell);
     }
     let state = KulamiState::new(position.clone(), scoring);
-    let ranked = Searcher::new(16, 1).rank_moves(&state, &KulamiEvaluator::default(), Limits::default());
+    let ranked = Searcher::new(16, 1).rank_moves(&state, &evaluator, Limits::default());
     let [(answer, best), (_, second), ..] = ranked.moves[..] else { return None };
     let only_win = best > 0 && second <= 0;
     if !ranked.exact || ranked.moves.len() < 3 || !(only_win || best - second >= CLEAR_GAP * POINT) {
@@ -149,7 +160,7 @@ pub fn find(layout: &Arc<Layout>, scoring: Scoring, seed: u64, plies_left: usize
     variation.extend(solve(&after).pv);
     // Harder: more plies to see through, more moves to choose from, and a quick look that
     // picks another move.
-    let quick = Searcher::new(1, 1).search(&state, &KulamiEvaluator::default(), Limits::depth(2), None);
+    let quick = Searcher::new(1, 1).search(&state, &evaluator, Limits::depth(2), None);
     let difficulty = 1
         + u8::from(state.moves_left_at_most() >= 12)
         + u8::from(state.moves_left_at_most() >= 14)
