@@ -9,11 +9,11 @@ use std::str::FromStr;
 #[non_exhaustive]
 pub enum Level {
     /// Level 1, a beginner: looks two plies ahead at the tile score only, and picks at random
-    /// among the moves within a point of the best it sees.
+    /// among the moves it sees as best.
     Beginner,
     /// Level 2, a casual player: 2 plies with the full evaluation, always the best move it finds.
     Casual,
-    /// Level 3, a club player: 4 plies with the full evaluation, exact in the last 18 plies, and
+    /// Level 3, a club player: 3 plies with the full evaluation, exact in the last 18 plies, and
     /// always the best move it finds.
     Club,
     /// Level 4, an expert: the tree search of level 5 for 30 ms per move on one thread, and the
