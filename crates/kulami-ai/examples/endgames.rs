@@ -58,8 +58,10 @@ fn main() {
         Ok("random") | Err(_) => None,
         Ok(other) => panic!("PLAY is `random` or `engine`, not `{other}`"),
     };
-    let evaluator: KulamiEvaluator =
-        std::env::var("WEIGHTS").map_or_else(|_| KulamiEvaluator::default(), |w| w.parse().expect("WEIGHTS"));
+    let evaluator: KulamiEvaluator = std::env::var("WEIGHTS").map_or_else(
+        |_| KulamiEvaluator::default(),
+        |weights| weights.parse().unwrap_or_else(|error| panic!("WEIGHTS: {error}")),
+    );
     let mut searcher = Searcher::new(table_mb, threads);
     for left in if lefts.is_empty() { vec![16, 20, 24] } else { lefts } {
         let mut times = Vec::new();

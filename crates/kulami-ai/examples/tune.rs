@@ -1,5 +1,5 @@
-//! Fits the evaluation's weights to self-play: plays games between club-level engines (four
-//! plies with the current weights, exact in the last eighteen), or with `PLAYOUTS=N` level 4
+//! Fits the evaluation's weights to self-play: plays games between club-level engines (level
+//! 3 with the current weights, exact in the last eighteen plies), or with `PLAYOUTS=N` level 4
 //! with N playouts a move, on random boards under every scoring, records each position's
 //! features (the named ones and the tile states) and the game's final margin from the side to
 //! move's view, and solves the least-squares problem
