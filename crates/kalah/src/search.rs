@@ -435,6 +435,8 @@ mod tests {
                             assert_eq!(solution.value, minimax(&start), "{rules:?}");
                             let end = start.replay(&solution.line).unwrap();
                             assert!(end.is_over(), "the line ends the game: {rules:?}");
+                            let first_mover_margin = if end.swapped() { -end.margin() } else { end.margin() };
+                            assert_eq!(first_mover_margin, solution.value, "the line keeps the value: {rules:?}");
                             assert!(solution.line.starts_with(&solution.best));
                         }
                     }
