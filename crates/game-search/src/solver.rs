@@ -238,7 +238,8 @@ impl<'a> Worker<'a> {
         if let Some(entry) = self.table.probe(key) {
             table_move = entry.best;
             if in_turn && entry.best != NO_MOVE {
-                // A lower or exact bound's move is worth the bound (a cutoff's, or the best).
+                // Only a fail-high's turn is used, and a fail-high here comes from a lower or
+                // exact bound, whose move is worth the bound (the cutoff's, or the best).
                 self.turns[ply].push(entry.best);
             }
             let value = entry.value + banked;
