@@ -310,11 +310,16 @@ mod tests {
     use super::*;
     use crate::{Capture, End, Rules};
 
+    /// The final margin of the player who moved first (North's after a swap).
+    fn first_mover_margin(end: &Position) -> i32 {
+        if end.swapped() { -end.margin() } else { end.margin() }
+    }
+
     /// The first mover's final margin under perfect play, by plain minimax over every line: the
     /// first mover maximises it and the other player minimises it, whichever side each owns.
     fn minimax(position: &Position) -> i32 {
         let Some(side) = position.to_move() else {
-            return if position.swapped() { -position.margin() } else { position.margin() };
+            return first_mover_margin(position);
         };
         let values = position.legal_moves().into_iter().map(|mv| {
             let mut next = *position;
@@ -435,8 +440,7 @@ mod tests {
                             assert_eq!(solution.value, minimax(&start), "{rules:?}");
                             let end = start.replay(&solution.line).unwrap();
                             assert!(end.is_over(), "the line ends the game: {rules:?}");
-                            let first_mover_margin = if end.swapped() { -end.margin() } else { end.margin() };
-                            assert_eq!(first_mover_margin, solution.value, "the line keeps the value: {rules:?}");
+                            assert_eq!(first_mover_margin(&end), solution.value, "the line keeps the value: {rules:?}");
                             assert!(solution.line.starts_with(&solution.best));
                         }
                     }
