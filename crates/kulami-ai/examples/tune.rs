@@ -132,7 +132,8 @@ fn main() {
     for (phase, weights) in [("opening", &weights[..FEATURE_COUNT]), ("end", &weights[FEATURE_COUNT..])] {
         let weights = round(weights);
         let (named, tile_states) = weights.split_at(FEATURES.len());
-        println!("{phase}: weights({named:?}, {tile_states:?})");
+        let (tile_states, reachable) = tile_states.split_at(TILE_STATES.len());
+        println!("{phase}: weights({named:?}, {tile_states:?}, {reachable:?})");
     }
     let write = |weights: &[f64]| round(weights).iter().map(i32::to_string).collect::<Vec<_>>().join(",");
     println!("WEIGHTS='{};{}'", write(&weights[..FEATURE_COUNT]), write(&weights[FEATURE_COUNT..]));

@@ -10,8 +10,9 @@ use crate::kulami::{KulamiState, POINT};
 use game_search::{Evaluator, SearchGame};
 
 /// The named features, each from the side to move's point of view (mine minus the opponent's);
-/// the tile states of [`TILE_STATES`] follow them in [`Features`].
-pub const FEATURES: [&str; 7] = ["tiles", "secured", "leaning", "mobility", "area", "lines", "tempo"];
+/// the tile states of [`TILE_STATES`] follow them in [`Features`], twice: every tile in that
+/// state, then only those the side to move can place on now.
+pub const FEATURES: [&str; 8] = ["tiles", "secured", "leaning", "mobility", "area", "lines", "tempo", "threat"];
 
 /// The states of a tile the evaluation weighs one by one: `(holes, leader's marbles, other
 /// side's marbles)`, the leader strictly ahead. Each is a feature: the tiles in that state led
@@ -45,9 +46,10 @@ pub const TILE_STATES: [(usize, usize, usize); 24] = [
 ];
 
 /// The number of features: the named ones, then one per tile state.
-pub const FEATURE_COUNT: usize = FEATURES.len() + TILE_STATES.len();
+pub const FEATURE_COUNT: usize = FEATURES.len() + 2 * TILE_STATES.len();
 
-/// Feature values of a position: [`FEATURES`], then [`TILE_STATES`].
+/// Feature values of a position: [`FEATURES`], then [`TILE_STATES`] over every tile, then over
+/// the tiles the side to move can reach.
 pub type Features = [i32; FEATURE_COUNT];
 
 /// `TILE_STATE_SLOT[holes][leader][other]`: the feature of that tile state, or 0 for none (a
@@ -72,7 +74,11 @@ const TILE_STATE_SLOT: [[[u8; 7]; 7]; 7] = {
 /// - `mobility`: the legal moves of the side to move (few replies is the start of being blocked);
 /// - `area`, `lines`: the Biggest Area and Lines measures, when that variant counts;
 /// - `tempo`: 1, the value of being the side to move;
-/// - then each of [`TILE_STATES`].
+/// - `threat`: the most tile points the side to move's next marble can swing (a tie broken or a
+///   lead levelled on a tile it can reach), what a leaf evaluated without a search of the reply
+///   misses;
+/// - then each of [`TILE_STATES`]: over every tile, and again over the tiles the side to move can
+///   place on now (a lead the mover can add to or the opponent cannot answer at once).
 #[must_use]
 pub fn features(state: &KulamiState) -> Features {
     let position = state.position();
@@ -81,7 +87,8 @@ pub fn features(state: &KulamiState) -> Features {
     let layout = position.layout();
     let occupied = position.occupied();
     let mut features = [0; FEATURE_COUNT];
-    let (mut secured, mut leaning) = (0, 0);
+    let legal = position.legal_moves();
+    let (mut secured, mut leaning, mut threat) = (0, 0, 0);
     for (index, tile) in layout.tiles().iter().enumerate() {
         let holes = tile.holes();
         let (mine, theirs) = (position.tile_count(index, me), position.tile_count(index, other));
@@ -92,13 +99,20 @@ pub fn features(state: &KulamiState) -> Features {
         } else {
             leaning += holes as i32 * lead * 8 / (empty + 1);
         }
+        let reachable = !(tile.cells() & legal).is_empty();
+        if reachable {
+            threat = threat.max(holes as i32 * ((lead + 1).signum() - lead.signum()));
+        }
         let slot = usize::from(TILE_STATE_SLOT[holes][mine.max(theirs)][mine.min(theirs)]);
         if slot != 0 {
             features[slot] += lead.signum();
+            if reachable {
+                features[slot + TILE_STATES.len()] += lead.signum();
+            }
         }
     }
     let tiles = state.tile_lead();
-    let mobility = position.legal_moves().len() as i32;
+    let mobility = legal.len() as i32;
     let measure = |on: bool, f: fn(kulami_core::CellSet) -> usize| {
         if on { f(position.marbles(me)) as i32 - f(position.marbles(other)) as i32 } else { 0 }
     };
@@ -108,7 +122,7 @@ pub fn features(state: &KulamiState) -> Features {
         0
     };
     let lines = measure(state.scoring().counts_lines(), line_sum);
-    features[..FEATURES.len()].copy_from_slice(&[tiles, secured, leaning, mobility, area, lines, 1]);
+    features[..FEATURES.len()].copy_from_slice(&[tiles, secured, leaning, mobility, area, lines, 1, threat]);
     features
 }
 
@@ -137,28 +151,44 @@ pub struct KulamiEvaluator {
 /// 3,200 games of level 4 against itself (2,000 playouts a move) on random boards under the
 /// standard scoring, played with the weights before these (`PLAYOUTS=2000 cargo run --release -p
 /// kulami-ai --example tune -- 4000 standard`; the other 800 games held out, where the fit's
-/// error is 1.97 points against the former weights' 2.19). The `area` and `lines` weights, which
-/// only a variant uses, stay those fitted to casual games of every scoring. In the tree search at
-/// 0.1 s per move these weights scored 66% against the former ones (`examples/mcts_tune.rs`, 100
-/// games, +115 Elo, +64..+172), which had only the named features.
+/// error is 1.757 points against the former weights' 1.78; without `threat` 1.771, without the
+/// reachable tile states 1.760, without both 1.777). The `area` and `lines` weights, which only
+/// a variant uses, stay those fitted to casual games of every scoring. In the tree search at
+/// 0.1 s per move these weights scored 57.2% against the former ones, which had neither `threat`
+/// nor the reachable tile states (`examples/mcts_tune.rs`, 200 games, +51 Elo, +15..+88); those
+/// had scored 66% against the named features alone.
 pub const TUNED_WEIGHTS: (Features, Features) = (
     weights(
-        [7, 66, 9, 1, 51, 135, 43],
-        [-32, -55, -14, -42, 32, -141, 0, 7, -60, -30, 40, -179, 31, 73, -11, 51, 34, -134, -43, 16, 90, 104, 56, -6],
+        [8, 68, 9, 0, 51, 135, -32, 17],
+        [-51, -161, -16, -43, 49, -36, -1, 6, -69, -65, -12, 20, 23, 76, -4, 44, 39, -119, -64, 41, 75, 25, 25, 16],
+        [17, 0, -3, -2, 0, 0, -4, -1, 15, -21, 0, 0, 10, 7, 9, 5, 8, 52, 48, 29, 0, -41, 0, 0],
     ),
     weights(
-        [33, 24, 5, 16, 105, 92, 1],
-        [-17, -16, -21, -2, 5, 0, -17, -6, -25, -4, -10, 13, -34, 85, 27, -19, 26, -34, 15, 31, 9, -41, 13, -18],
+        [33, 21, 5, 10, 105, 92, -24, 19],
+        [-10, -6, -10, -15, 2, -35, -14, -7, -9, -20, 3, -55, -37, 71, 18, -27, 18, -13, 7, 7, 26, -16, -21, 74],
+        [-17, 0, -4, -2, 0, 0, 10, -11, -23, -19, 0, 0, 41, -24, 14, -12, -13, -26, -29, -13, 0, -16, 0, 0],
     ),
 );
 
-/// The weights of [`FEATURES`] and of [`TILE_STATES`] as one [`Features`].
+/// The weights of [`FEATURES`], of [`TILE_STATES`] and of the tile states the side to move can
+/// reach, as one [`Features`].
 #[must_use]
-pub const fn weights(named: [i32; FEATURES.len()], tile_states: [i32; TILE_STATES.len()]) -> Features {
+pub const fn weights(
+    named: [i32; FEATURES.len()],
+    tile_states: [i32; TILE_STATES.len()],
+    reachable: [i32; TILE_STATES.len()],
+) -> Features {
     let mut all = [0; FEATURE_COUNT];
     let mut i = 0;
     while i < FEATURE_COUNT {
-        all[i] = if i < FEATURES.len() { named[i] } else { tile_states[i - FEATURES.len()] };
+        let state = i.wrapping_sub(FEATURES.len());
+        all[i] = if i < FEATURES.len() {
+            named[i]
+        } else if state < TILE_STATES.len() {
+            tile_states[state]
+        } else {
+            reachable[state - TILE_STATES.len()]
+        };
         i += 1;
     }
     all
@@ -174,7 +204,7 @@ impl KulamiEvaluator {
     /// The evaluation of the public engine's design: the tile score and nothing else.
     #[must_use]
     pub fn tiles_only() -> KulamiEvaluator {
-        let weights = weights([POINT, 0, 0, 0, 0, 0, 0], [0; TILE_STATES.len()]);
+        let weights = weights([POINT, 0, 0, 0, 0, 0, 0, 0], [0; TILE_STATES.len()], [0; TILE_STATES.len()]);
         KulamiEvaluator { opening: weights, end: weights }
     }
 }
@@ -263,7 +293,7 @@ mod tests {
         let state = KulamiState::new(Position::from_moves(layout, &moves).unwrap(), Scoring::Both);
         assert_eq!(state.position().side_to_move(), Color::Red);
         let all = features(&state);
-        let [tiles, secured, leaning, mobility, area, lines, tempo] = all[..FEATURES.len()].try_into().unwrap();
+        let [tiles, secured, leaning, mobility, area, lines, tempo, threat] = all[..FEATURES.len()].try_into().unwrap();
         assert_eq!(tempo, 1);
         // Red holds A (6) and D (2), black B and C (2 + 2).
         assert_eq!(tiles, 6 + 2 - 4);
@@ -272,6 +302,8 @@ mod tests {
         // A: 6 * 2 * 8 / (4 + 1) = 19; C: 2 * -1 * 8 / 2 = -8; D: 2 * 1 * 8 / 2 = 8.
         assert_eq!(leaning, 19 - 8 + 8);
         assert_eq!(mobility, state.position().legal_moves().len() as i32);
+        // Row 2 and column d offer red only A's holes, and A is barred (red's own b2).
+        assert_eq!((mobility, threat), (0, 0));
         // Red's largest group is 1 (a1, b2, d3 apart), black's 2 (d1 d2); no lines.
         assert_eq!((area, lines), (1 - 2, 0));
         let tile_state = |key| all[FEATURES.len() + TILE_STATES.iter().position(|&state| state == key).unwrap()];
@@ -280,6 +312,32 @@ mod tests {
         assert_eq!(tile_state((2, 2, 0)), -1);
         assert_eq!(tile_state((2, 1, 0)), 0);
         assert_eq!(all[FEATURES.len()..].iter().map(|count| count.abs()).sum::<i32>(), 2);
+    }
+
+    #[test]
+    fn threat_and_reachable_tile_states_see_where_the_mover_may_place() {
+        // A is 2x3, B (d1 d2), C (a3 b3) and D (c3 d3) are 1x2.
+        let layout = Arc::new(Layout::parse("AAAB/AAAB/CCDD").unwrap());
+        let features_after = |moves: &str| {
+            let moves = kulami_core::notation::parse_moves(moves).unwrap();
+            features(&KulamiState::new(Position::from_moves(layout.clone(), &moves).unwrap(), Scoring::Standard))
+        };
+        let threat = FEATURES.iter().position(|&name| name == "threat").unwrap();
+        let tile_state = |all: &Features, key, reachable: bool| {
+            let slot = TILE_STATES.iter().position(|&state| state == key).unwrap();
+            all[FEATURES.len() + slot + if reachable { TILE_STATES.len() } else { 0 }]
+        };
+        // Red may only go on A (row 1 of black's d1; B and its own D are barred), where a first
+        // marble breaks the 0-0 tie: six points.
+        let all = features_after("d3 d1");
+        assert_eq!(all[threat], 6);
+        assert!(all[FEATURES.len() + TILE_STATES.len()..].iter().all(|&count| count == 0), "A is tied");
+        // Red may only go on A again (row 2 of d2), which it leads 1-0: no swing, and A is the one
+        // reachable tile state; black's B and C and red's D, out of reach, count only once.
+        let all = features_after("b1 b3 d3 d2");
+        assert_eq!(all[threat], 0);
+        assert_eq!((tile_state(&all, (6, 1, 0), false), tile_state(&all, (6, 1, 0), true)), (1, 1));
+        assert_eq!((tile_state(&all, (2, 1, 0), false), tile_state(&all, (2, 1, 0), true)), (-1, 0));
     }
 
     #[test]
