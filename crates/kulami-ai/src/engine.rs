@@ -180,8 +180,8 @@ impl Engine {
         let capped = |limits: Limits| limits.with_time(cap);
         match self.level {
             Level::Beginner => {
-                let result = self.search(state, capped(Limits::depth(2)), cancel);
-                let picked = pick_near_best(state, &self.evaluator, 2, BEGINNER_MARGIN, &mut self.rng);
+                let result = self.search(state, capped(Limits::depth(BEGINNER_DEPTH)), cancel);
+                let picked = pick_near_best(state, &self.evaluator, BEGINNER_DEPTH, BEGINNER_MARGIN, &mut self.rng);
                 with_choice(result, picked)
             }
             Level::Casual => self.search(state, capped(Limits::depth(2)), cancel),
@@ -356,11 +356,17 @@ fn value_at_depth(game: &mut KulamiState, evaluator: &KulamiEvaluator, depth: u3
     baseline::best_move(game, evaluator, depth).map_or(0, |(_, value)| value)
 }
 
-/// How far below the best level 1's random pick may be. Its two-ply look at the tiles alone
-/// values moves in whole points, so under a point it picks among the moves it rates best.
-/// Since the evaluation weighs tile states, level 2 beat a level 1 that picked within a point
-/// by too much for a ladder: 92.0% (+424, +356..+528, 200 games); against this one 88.0% (+346).
+/// How far below the best level 1's random pick may be. Its look at the tiles alone values
+/// moves in whole points, so under a point it picks among the moves it rates best. Since the
+/// evaluation weighs tile states, level 2 beat a level 1 that picked within a point by too much
+/// for a ladder: 92.0% (+424, +356..+528, 200 games); against this one 88.0% (+346).
 const BEGINNER_MARGIN: i32 = POINT / 2;
+
+/// Level 1's look ahead. Since the evaluation also weighs the mover's threat and the tile
+/// states it can reach, level 2 beat a two-ply level 1 by 93.0% (+449, +375..+567), too much
+/// for a ladder; a three-ply one by 90.2% and 85.5% (+387 and +308, `kulami match 2 1 --random
+/// 100 --concurrency 2`, then with `--seed 101`).
+const BEGINNER_DEPTH: u32 = 3;
 
 /// Level 3's search depth. With the tile-state evaluation four plies beat level 2 by 97.0%
 /// (+604, 200 games) and lost only 66.0% (+115, 100 games) to level 4; three plies: 89.0%

@@ -8,7 +8,7 @@ use std::str::FromStr;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Level {
-    /// Level 1, a beginner: looks two plies ahead at the tile score only, and picks at random
+    /// Level 1, a beginner: looks three plies ahead at the tile score only, and picks at random
     /// among the moves it sees as best.
     Beginner,
     /// Level 2, a casual player: 2 plies with the full evaluation, always the best move it finds.

@@ -408,7 +408,7 @@ fn seat_name(seat: Seat) -> String {
 pub(super) fn level_name(level: Level) -> (&'static str, &'static str) {
     match level {
         Level::Beginner => {
-            ("Beginner", "Looks two moves ahead at the tiles alone and often plays a weaker move: for a first game.")
+            ("Beginner", "Looks three moves ahead at the tiles alone and often plays a weaker move: for a first game.")
         }
         Level::Casual => ("Casual", "Looks two moves ahead and plays the move it finds best."),
         Level::Club => ("Club", "Looks four moves ahead and plays the last eighteen moves perfectly."),
