@@ -181,13 +181,12 @@ pub const fn weights(
     let mut all = [0; FEATURE_COUNT];
     let mut i = 0;
     while i < FEATURE_COUNT {
-        let state = i.wrapping_sub(FEATURES.len());
         all[i] = if i < FEATURES.len() {
             named[i]
-        } else if state < TILE_STATES.len() {
-            tile_states[state]
+        } else if i < FEATURES.len() + TILE_STATES.len() {
+            tile_states[i - FEATURES.len()]
         } else {
-            reachable[state - TILE_STATES.len()]
+            reachable[i - FEATURES.len() - TILE_STATES.len()]
         };
         i += 1;
     }
@@ -285,6 +284,12 @@ mod tests {
     use kulami_core::{Color, Layout, Position, Scoring};
     use std::sync::Arc;
 
+    /// The feature of tile state `key` in `all`: over every tile, or over the reachable ones.
+    fn tile_state_count(all: &Features, key: (usize, usize, usize), reachable: bool) -> i32 {
+        let slot = TILE_STATES.iter().position(|&state| state == key).unwrap();
+        all[FEATURES.len() + slot + if reachable { TILE_STATES.len() } else { 0 }]
+    }
+
     #[test]
     fn features_see_secured_and_leaning_tiles_and_tile_states() {
         // A is 2x3, B (d1 d2), C (a3 b3) and D (c3 d3) are 1x2.
@@ -306,7 +311,7 @@ mod tests {
         assert_eq!((mobility, threat), (0, 0));
         // Red's largest group is 1 (a1, b2, d3 apart), black's 2 (d1 d2); no lines.
         assert_eq!((area, lines), (1 - 2, 0));
-        let tile_state = |key| all[FEATURES.len() + TILE_STATES.iter().position(|&state| state == key).unwrap()];
+        let tile_state = |key| tile_state_count(&all, key, false);
         // Red leads A 2-0; black B 2-0; C (black's) and D (red's) are both 1-0 and cancel.
         assert_eq!(tile_state((6, 2, 0)), 1);
         assert_eq!(tile_state((2, 2, 0)), -1);
@@ -323,10 +328,6 @@ mod tests {
             features(&KulamiState::new(Position::from_moves(layout.clone(), &moves).unwrap(), Scoring::Standard))
         };
         let threat = FEATURES.iter().position(|&name| name == "threat").unwrap();
-        let tile_state = |all: &Features, key, reachable: bool| {
-            let slot = TILE_STATES.iter().position(|&state| state == key).unwrap();
-            all[FEATURES.len() + slot + if reachable { TILE_STATES.len() } else { 0 }]
-        };
         // Red may only go on A (row 1 of black's d1; B and its own D are barred), where a first
         // marble breaks the 0-0 tie: six points.
         let all = features_after("d3 d1");
@@ -336,8 +337,8 @@ mod tests {
         // reachable tile state; black's B and C and red's D, out of reach, count only once.
         let all = features_after("b1 b3 d3 d2");
         assert_eq!(all[threat], 0);
-        assert_eq!((tile_state(&all, (6, 1, 0), false), tile_state(&all, (6, 1, 0), true)), (1, 1));
-        assert_eq!((tile_state(&all, (2, 1, 0), false), tile_state(&all, (2, 1, 0), true)), (-1, 0));
+        assert_eq!((tile_state_count(&all, (6, 1, 0), false), tile_state_count(&all, (6, 1, 0), true)), (1, 1));
+        assert_eq!((tile_state_count(&all, (2, 1, 0), false), tile_state_count(&all, (2, 1, 0), true)), (-1, 0));
     }
 
     #[test]
