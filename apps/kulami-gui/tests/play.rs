@@ -457,7 +457,7 @@ fn the_start_screen_asks_what_to_play_and_remembers_the_choice() {
     for name in ["Beginner", "Casual", "Club", "Expert", "Master"] {
         harness.get_by_label(name);
     }
-    harness.get_by_label_contains("Looks four moves ahead");
+    harness.get_by_label_contains("Looks three moves ahead, weighing the whole board");
     assert!(harness.query_by_label_contains("Continue the game").is_none(), "nothing to continue yet");
     click(&mut harness, "Black");
     click(&mut harness, "Expert");

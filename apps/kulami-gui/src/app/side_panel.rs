@@ -410,8 +410,12 @@ pub(super) fn level_name(level: Level) -> (&'static str, &'static str) {
         Level::Beginner => {
             ("Beginner", "Looks three moves ahead at the tiles alone and often plays a weaker move: for a first game.")
         }
-        Level::Casual => ("Casual", "Looks two moves ahead and plays the move it finds best."),
-        Level::Club => ("Club", "Looks four moves ahead and plays the last eighteen moves perfectly."),
+        Level::Casual => {
+            ("Casual", "Looks two moves ahead, weighing the whole board, and plays the move it finds best.")
+        }
+        Level::Club => {
+            ("Club", "Looks three moves ahead, weighing the whole board, and plays the last eighteen moves perfectly.")
+        }
         Level::Expert => ("Expert", "Weighs many lines for a moment and ends the game perfectly."),
         Level::Master => ("Master", "The full engine: a second a move, and the strongest there is."),
         _ => ("Test player", "A player kept to measure the levels against."),
