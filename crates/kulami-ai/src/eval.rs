@@ -170,6 +170,11 @@ pub const TUNED_WEIGHTS: (Features, Features) = (
     ),
 );
 
+/// Weights for [`FEATURES`] alone, every tile state weighed 0.
+pub(crate) const fn named_weights(named: [i32; FEATURES.len()]) -> Features {
+    weights(named, [0; TILE_STATES.len()], [0; TILE_STATES.len()])
+}
+
 /// The weights of [`FEATURES`], of [`TILE_STATES`] and of the tile states the side to move can
 /// reach, as one [`Features`].
 #[must_use]
@@ -203,7 +208,7 @@ impl KulamiEvaluator {
     /// The evaluation of the public engine's design: the tile score and nothing else.
     #[must_use]
     pub fn tiles_only() -> KulamiEvaluator {
-        let weights = weights([POINT, 0, 0, 0, 0, 0, 0, 0], [0; TILE_STATES.len()], [0; TILE_STATES.len()]);
+        let weights = named_weights([POINT, 0, 0, 0, 0, 0, 0, 0]);
         KulamiEvaluator { opening: weights, end: weights }
     }
 }

@@ -20,7 +20,7 @@ use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
 use crate::SearchGame;
 use crate::engine::pick_near_best;
-use crate::eval::{KulamiEvaluator, TILE_STATES, weights};
+use crate::eval::{KulamiEvaluator, named_weights};
 use crate::kulami::{KulamiState, POINT};
 use game_search::{Limits, Searcher};
 
@@ -105,8 +105,8 @@ fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
 /// the bank, and so every date's puzzle, as it was made.
 fn bank_evaluator() -> KulamiEvaluator {
     KulamiEvaluator {
-        opening: weights([13, 53, 9, 0, 51, 135, 39, 0], [0; TILE_STATES.len()], [0; TILE_STATES.len()]),
-        end: weights([37, 60, 11, 22, 105, 92, 42, 0], [0; TILE_STATES.len()], [0; TILE_STATES.len()]),
+        opening: named_weights([13, 53, 9, 0, 51, 135, 39, 0]),
+        end: named_weights([37, 60, 11, 22, 105, 92, 42, 0]),
     }
 }
 
