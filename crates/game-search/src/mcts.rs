@@ -14,6 +14,7 @@ use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
 use crate::game::{Evaluator, SearchGame};
+use crate::search::OutcomeProver;
 
 /// How the tree is searched.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,6 +27,13 @@ pub struct MctsOptions {
     /// Implicit minimax backups: each node also keeps the minimax value of the evaluation
     /// over the tree below it, and selection mixes it in. `None` turns them off.
     pub implicit_minimax: Option<ImplicitMinimax>,
+    /// Leaves this many moves or fewer from the end are solved on their first visit, by an
+    /// exact search of who wins. Proofs climb the tree (MCTS-Solver): a node is proven once one
+    /// of its moves is proven won for its mover, or all are proven. A playout that reaches a
+    /// proven node scores the proof instead of a random game, and goes no deeper. It needs the
+    /// evaluator (which orders the exact search's moves far from the end), and a game whose
+    /// [`SearchGame::moves_left_at_most`] is tight, to be quick. `None` turns it off.
+    pub solve_leaves: Option<usize>,
 }
 
 /// How implicit minimax backups weigh the evaluation (Lanctot, Winands, Pepels and Sturtevant,
@@ -40,11 +48,12 @@ pub struct ImplicitMinimax {
 
 impl MctsOptions {
     /// Plain UCT with random playouts, as the other public program plays.
-    pub const PLAIN: MctsOptions = MctsOptions { exploration: 1.2, rave_equivalence: None, implicit_minimax: None };
+    pub const PLAIN: MctsOptions =
+        MctsOptions { exploration: 1.2, rave_equivalence: None, implicit_minimax: None, solve_leaves: None };
     /// UCT with RAVE, at the exploration and equivalence chosen by Kulami's matches (see the
     /// README's Strength section).
     pub const RAVE: MctsOptions =
-        MctsOptions { exploration: 0.25, rave_equivalence: Some(300.0), implicit_minimax: None };
+        MctsOptions { exploration: 0.25, rave_equivalence: Some(300.0), implicit_minimax: None, solve_leaves: None };
 }
 
 /// When to stop searching: whichever limit comes first.
@@ -61,14 +70,16 @@ pub struct MctsLimits {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsResult<M> {
-    /// The most-visited move, or `None` if the game is over.
+    /// The most-visited move (a move proven won before any other, a move proven lost after
+    /// every other), or `None` if the game is over.
     pub best: Option<M>,
     /// The line the tree believes in: `best`, then in the tree that visited `best` most the
     /// most-visited reply at each step, as long as it was visited at least [`PV_MIN_VISITS`] times.
     pub pv: Vec<M>,
     /// The share of the playouts through `best` that its player won (a draw counts half).
     pub win_rate: f64,
-    /// Every move at the root, the most visited first (so `best` and `pv` are the first's).
+    /// Every move at the root, in the order of `best`: the most visited first, a proven win
+    /// before and a proven loss after all others (so `best` and `pv` are the first's).
     pub moves: Vec<RootMove<M>>,
     /// Playouts run, on all threads.
     pub playouts: u64,
@@ -85,6 +96,30 @@ pub struct RootMove<M> {
     pub win_rate: f64,
     /// The move, then the most-visited reply at each step while it has [`PV_MIN_VISITS`].
     pub line: Vec<M>,
+    /// What the move leads to under perfect play, if the search proved it
+    /// ([`MctsOptions::solve_leaves`]), for the player making it.
+    pub proven: Option<Proven>,
+}
+
+/// An outcome under perfect play, for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Proven {
+    /// The player loses.
+    Lost,
+    /// Neither player wins.
+    Drawn,
+    /// The player wins.
+    Won,
+}
+
+impl Proven {
+    fn from_sign(outcome: i8) -> Proven {
+        match outcome {
+            1.. => Proven::Won,
+            0 => Proven::Drawn,
+            _ => Proven::Lost,
+        }
+    }
 }
 
 /// The fewest visits for a move to be part of [`MctsResult::pv`]: fewer say little.
@@ -187,12 +222,20 @@ pub fn search_reusing<G: SearchGame>(
             Some(total) => {
                 total.visits += child.visits;
                 total.wins += child.wins;
+                // Every tree proves the same, if it proves anything.
+                total.proven = total.proven.or(child.proven);
             }
             None => totals.push(child),
         }
     }
     let playouts = trees.iter().map(|(_, playouts)| playouts).sum();
-    totals.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.wins.total_cmp(&a.wins)));
+    // A proven win first and a proven loss last, whatever their visits; the rest by visits.
+    let standing = |child: &RootChild<G::Move>| match child.proven {
+        Some(1) => 2,
+        Some(-1) => 0,
+        _ => 1,
+    };
+    totals.sort_by(|a, b| standing(b).cmp(&standing(a)).then(b.visits.cmp(&a.visits)).then(b.wins.total_cmp(&a.wins)));
     let moves: Vec<RootMove<G::Move>> = totals
         .iter()
         .map(|total| {
@@ -203,6 +246,7 @@ pub fn search_reusing<G: SearchGame>(
                 visits: total.visits,
                 win_rate: total.wins / total.visits.max(1) as f64,
                 line: deepest.map_or_else(|| vec![total.mv], |tree| tree.line_from(total.mv)),
+                proven: total.proven.map(Proven::from_sign),
             }
         })
         .collect();
@@ -302,6 +346,7 @@ struct RootChild<M> {
     mv: M,
     visits: u64,
     wins: f64,
+    proven: Option<i8>,
 }
 
 #[derive(Clone, Copy)]
@@ -320,6 +365,9 @@ struct Node<M> {
     /// With implicit minimax backups: the chance that the player who made `mv` wins, by the
     /// minimax of the evaluation over this node's subtree.
     heuristic: f32,
+    /// A node proven by [`MctsOptions::solve_leaves`]: whether the player who made `mv` wins
+    /// (1), draws (0) or loses (-1) with it.
+    proven: Option<i8>,
 }
 
 impl<M> Node<M> {
@@ -333,9 +381,19 @@ impl<M> Node<M> {
             amaf_visits: 0,
             amaf_wins: 0.0,
             heuristic: 0.5,
+            proven: None,
         }
     }
 }
+
+/// A playout's reward for a player who wins (1), draws (0) or loses (-1).
+fn reward_of(outcome: i8) -> f32 {
+    f32::from(outcome + 1) / 2.0
+}
+
+/// The table of each tree's leaf solver ([`MctsOptions::solve_leaves`]): its searches are
+/// short, and only their upper plies use a table.
+const LEAF_SOLVER_TABLE_MEGABYTES: usize = 2;
 
 /// One thread's tree, walked with make/unmake on one game state.
 struct Tree<'e, G: SearchGame> {
@@ -343,6 +401,9 @@ struct Tree<'e, G: SearchGame> {
     options: MctsOptions,
     /// The evaluation and how its implicit minimax backups weigh, when both are given.
     minimax: Option<(&'e dyn Evaluator<G>, ImplicitMinimax)>,
+    /// With [`MctsOptions::solve_leaves`] and an evaluation: the prover, the evaluation that
+    /// orders its moves, and the most moves left at which a leaf is solved.
+    leaf_solver: Option<(OutcomeProver, &'e dyn Evaluator<G>, usize)>,
     nodes: Vec<Node<G::Move>>,
     rng: Pcg64Mcg,
     /// Scratch: nodes on the current path, every move of the current playout, and who made each.
@@ -368,6 +429,9 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             game,
             options,
             minimax: evaluator.zip(options.implicit_minimax),
+            leaf_solver: evaluator
+                .zip(options.solve_leaves)
+                .map(|(evaluator, plies)| (OutcomeProver::new(LEAF_SOLVER_TABLE_MEGABYTES), evaluator, plies)),
             nodes,
             rng: Pcg64Mcg::seed_from_u64(seed),
             path: Vec::new(),
@@ -404,6 +468,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                     mv: node.mv.expect("children have moves"),
                     visits: u64::from(node.visits),
                     wins: f64::from(node.wins),
+                    proven: node.proven,
                 }
             })
             .collect()
@@ -444,9 +509,13 @@ impl<'e, G: SearchGame> Tree<'e, G> {
         let mut current = 0;
         self.path.push(0);
         loop {
+            if self.nodes[current].proven.is_some() {
+                break;
+            }
             if self.nodes[current].child_count == 0 {
                 // Expand the root at once and other nodes on their second visit.
                 if current != 0 && self.nodes[current].visits == 0 {
+                    self.solve_leaf(current);
                     break;
                 }
                 self.expand(current);
@@ -458,22 +527,21 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             self.play(self.nodes[current].mv.expect("children have moves"));
             self.path.push(current as u32);
         }
-        let value = loop {
-            if let Some(value) = self.game.terminal_value() {
-                break value;
-            }
-            let count = self.game.move_count() as u64;
-            let pick = (self.rng.next_u64() % count) as usize;
-            let mv = self.game.moves().into_iter().nth(pick).expect("index below count");
-            self.play(mv);
+        // The reward of a player, and who: the proof's, for the player who made the move to a
+        // proven node, else the random game's, for whoever its final value is seen by.
+        let (end_mover, end_reward) = match self.nodes[current].proven {
+            Some(outcome) => (*self.movers.last().expect("the root is never proven"), reward_of(outcome)),
+            None => loop {
+                if let Some(value) = self.game.terminal_value() {
+                    break (self.game.mover(), reward_of(value.signum() as i8));
+                }
+                let count = self.game.move_count() as u64;
+                let pick = (self.rng.next_u64() % count) as usize;
+                let mv = self.game.moves().into_iter().nth(pick).expect("index below count");
+                self.play(mv);
+            },
         };
-        // The reward of the player whose point of view the final value takes.
-        let end_reward = match value.signum() {
-            1 => 1.0,
-            0 => 0.5,
-            _ => 0.0,
-        };
-        self.update(self.game.mover(), end_reward);
+        self.update(end_mover, end_reward);
         for _ in 0..self.played.len() {
             self.game.undo();
         }
@@ -483,6 +551,42 @@ impl<'e, G: SearchGame> Tree<'e, G> {
         self.movers.push(self.game.mover());
         self.game.play(mv);
         self.played.push(mv);
+    }
+
+    /// Solves the new leaf `index`, the current position, if [`MctsOptions::solve_leaves`] asks.
+    fn solve_leaf(&mut self, index: usize) {
+        let Some((prover, evaluator, plies)) = &self.leaf_solver else { return };
+        if self.game.moves_left_at_most() > *plies || self.game.terminal_value().is_some() {
+            return;
+        }
+        let outcome = prover.outcome(&mut self.game, *evaluator);
+        let made_by = *self.movers.last().expect("a leaf below the root has a move");
+        self.prove(index, if made_by == self.game.mover() { outcome } else { -outcome });
+    }
+
+    /// Records that the player who made node `index`'s move wins (1), draws (0) or loses (-1)
+    /// with it; the implicit minimax backups take the proof for the evaluation.
+    fn prove(&mut self, index: usize, outcome: i8) {
+        let node = &mut self.nodes[index];
+        node.proven = Some(outcome);
+        if self.minimax.is_some() {
+            node.heuristic = reward_of(outcome);
+        }
+    }
+
+    /// The outcome of node `index` for the player who moves there, if its children prove it
+    /// (MCTS-Solver): a child proven won for that player, or every child proven.
+    fn proven_by_children(&self, index: usize) -> Option<i8> {
+        let (mut best, mut every) = (-1, true);
+        for child in self.children(index) {
+            // A child's proof is for the player who made its move: the one who moves here.
+            match self.nodes[child].proven {
+                Some(1) => return Some(1),
+                Some(outcome) => best = best.max(outcome),
+                None => every = false,
+            }
+        }
+        every.then_some(best)
     }
 
     fn expand(&mut self, index: usize) {
@@ -549,6 +653,9 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             set.fill(0);
         }
         let mut next_move = self.played.len();
+        // A proof at the leaf may prove the nodes above it, as far as each one is proven.
+        let leaf = *self.path.last().expect("the path starts at the root") as usize;
+        let mut proving = self.nodes[leaf].proven.is_some();
         for depth in (0..self.path.len()).rev() {
             let index = self.path[depth] as usize;
             // The player who made this node's move moved at depth - 1 (the root has no move).
@@ -556,6 +663,13 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             let to_move = mover_at(&self.movers, depth);
             if self.minimax.is_some() && depth > 0 && self.nodes[index].child_count > 0 {
                 self.nodes[index].heuristic = self.backed_up_heuristic(index, to_move, self.movers[depth - 1]);
+            }
+            if proving && depth > 0 && self.nodes[index].proven.is_none() && self.nodes[index].child_count > 0 {
+                let made_by = self.movers[depth - 1];
+                match self.proven_by_children(index) {
+                    Some(outcome) => self.prove(index, if made_by == to_move { outcome } else { -outcome }),
+                    None => proving = false,
+                }
             }
             let node = &mut self.nodes[index];
             node.visits += 1;

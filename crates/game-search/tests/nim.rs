@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions};
+use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions, Proven};
 use game_search::nim::{Nim, WIN};
 use game_search::{Evaluator, Limits, SearchGame, Searcher};
 
@@ -140,4 +140,45 @@ fn a_kept_tree_carries_its_statistics_to_the_position_two_moves_on() {
     assert_eq!(visits(&again), 4000);
     // Reused, the search still answers as a plain one would from the same start.
     assert_eq!(again, mcts::search(&game, None, MctsOptions::RAVE, limits, 2, None));
+}
+
+#[test]
+fn solved_leaves_score_their_proof_instead_of_a_random_game() {
+    // Far too few playouts to judge a large pile at random, and an evaluation that misleads;
+    // but every leaf is solved on its first visit, and every playout through the winning take
+    // scores the proven win.
+    let options = MctsOptions { solve_leaves: Some(usize::MAX), ..MctsOptions::RAVE };
+    let limits = MctsLimits { time: Duration::from_secs(20), playouts: 40, threads: 1 };
+    for counters in [61, 62, 63] {
+        let winning = counters % 4;
+        let found = mcts::search(&Nim::new(counters), Some(&Misleading), options, limits, 5, None);
+        assert_eq!(found.best, Some(winning), "{counters} counters");
+        let take = found.moves.iter().find(|root| root.mv == winning).expect("a root move");
+        assert_eq!(take.win_rate, 1.0, "{counters}: every playout through the winning take won");
+        for losing in found.moves.iter().filter(|root| root.mv != winning) {
+            assert_eq!(losing.win_rate, 0.0, "{counters}: taking {} always lost", losing.mv);
+        }
+        // Without an evaluation to order the proofs the option is off.
+        let unaided = mcts::search(&Nim::new(counters), None, options, limits, 5, None);
+        let without = MctsOptions { solve_leaves: None, ..options };
+        assert_eq!(unaided, mcts::search(&Nim::new(counters), None, without, limits, 5, None));
+    }
+}
+
+#[test]
+fn proofs_climb_the_tree_to_the_root_moves() {
+    // From 61 counters, leaves at 56 or fewer are solved. Taking one leaves 60: each reply has
+    // a reply to 56, proven on sight, which proves the reply lost, and with all three the take
+    // won. Each other take has a reply to 56 too, which proves it lost.
+    let options = MctsOptions { solve_leaves: Some(56), ..MctsOptions::PLAIN };
+    let limits = MctsLimits { time: Duration::from_secs(60), playouts: 3_000, threads: 2 };
+    let found = mcts::search(&Nim::new(61), Some(&Misleading), options, limits, 9, None);
+    assert_eq!(found.best, Some(1));
+    for root in &found.moves {
+        let expected = if root.mv == 1 { Proven::Won } else { Proven::Lost };
+        assert_eq!(root.proven, Some(expected), "taking {}: {:?}", root.mv, found.moves);
+    }
+    // A pile beyond the reach of the proofs proves nothing.
+    let far = mcts::search(&Nim::new(121), Some(&Misleading), options, limits, 9, None);
+    assert!(far.moves.iter().all(|root| root.proven.is_none()), "{:?}", far.moves);
 }

@@ -6,8 +6,10 @@
 //! SETTINGS are `EXPLORATION,RAVE` or `EXPLORATION,RAVE,WEIGHT:SCALE`: a RAVE equivalence of 0
 //! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
 //! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
-//! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH). A `+reuse` suffix keeps the
-//! trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one thread each.
+//! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH); a last part `solveN` proves
+//! the leaves N moves or fewer from the end ([`MctsOptions::solve_leaves`]). A `+reuse` suffix
+//! keeps the trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one
+//! thread each.
 //! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (each the comma-separated weights
 //! of every feature and tile state, as in `TUNED_WEIGHTS`) replaces the evaluation the first
 //! player's backups use, so that two evaluations can be compared.
@@ -69,14 +71,16 @@ fn player(spec: &str, side: usize, time: Duration) -> Box<dyn Player> {
     let (spec, reuse) = spec.strip_suffix("+reuse").map_or((spec, false), |spec| (spec, true));
     let parts: Vec<&str> = spec.split(',').collect();
     let rave: f64 = parts[1].parse().expect("a number");
-    let implicit_minimax = parts.get(2).map(|imb| {
-        let (weight, scale) = imb.split_once(':').expect("WEIGHT:SCALE");
+    let implicit_minimax = parts.iter().skip(2).find_map(|imb| imb.split_once(':')).map(|(weight, scale)| {
         ImplicitMinimax { weight: weight.parse().expect("a number"), scale: scale.parse().expect("a number") }
     });
+    let solve_leaves =
+        parts.iter().skip(2).find_map(|part| part.strip_prefix("solve")).map(|plies| plies.parse().expect("plies"));
     let options = MctsOptions {
         exploration: parts[0].parse().expect("a number"),
         rave_equivalence: (rave > 0.0).then_some(rave),
         implicit_minimax,
+        solve_leaves,
     };
     Box::new(MctsPlayer { options, evaluator: evaluator(side), time, seed: 0, kept: reuse.then(KeptTrees::default) })
 }

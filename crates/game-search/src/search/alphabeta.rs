@@ -58,7 +58,7 @@ fn reaches_end(depth: u32, moves_left: usize) -> bool {
     depth as usize >= moves_left
 }
 
-pub(crate) struct Worker<'a, G: SearchGame, E> {
+pub(crate) struct Worker<'a, G: SearchGame, E: ?Sized> {
     shared: &'a Shared,
     evaluator: &'a E,
     /// 0 for the main thread; helpers search one ply deeper on odd numbers, so that the
@@ -75,7 +75,7 @@ pub(crate) struct Worker<'a, G: SearchGame, E> {
     buffers: Vec<Vec<(i32, G::Move)>>,
 }
 
-impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
+impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     /// Ranks every root move by iterative deepening until the limits end it: the last complete
     /// depth's values, and whether they are exact.
     pub(crate) fn rank(
@@ -228,6 +228,19 @@ impl<'a, G: SearchGame, E: Evaluator<G>> Worker<'a, G, E> {
         }
         ranked.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
         Some(ranked)
+    }
+
+    /// Whether the side to move wins (1), draws (0) or loses (-1) `game` under perfect play:
+    /// one exact search in the window around a draw, which proves far less than the margin.
+    pub(crate) fn outcome(mut self, game: &mut G) -> i8 {
+        let depth = u32::try_from(game.moves_left_at_most()).unwrap_or(u32::MAX);
+        let value = self.negamax(game, depth, -1, 1, 0);
+        self.flush_nodes();
+        match value {
+            1.. => 1,
+            0 => 0,
+            _ => -1,
+        }
     }
 
     /// The exact value, by searches in a window around `guess` that widens, doubling, toward

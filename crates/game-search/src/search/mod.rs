@@ -172,6 +172,37 @@ impl Shared {
     }
 }
 
+/// Proves who wins positions near the end of a game, for the tree search's leaves: exact
+/// searches with a small table of their own and no limits (they must be short).
+pub(crate) struct OutcomeProver {
+    shared: Shared,
+}
+
+impl OutcomeProver {
+    pub(crate) fn new(table_megabytes: usize) -> OutcomeProver {
+        let table = Arc::new(TranspositionTable::new(table_megabytes));
+        let shared = Shared {
+            table,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: None,
+            node_limit: None,
+            claims: None,
+        };
+        OutcomeProver { shared }
+    }
+
+    /// Whether the side to move wins (1), draws (0) or loses (-1) `game` under perfect play.
+    /// `evaluator` orders the moves far from the end.
+    pub(crate) fn outcome<G, E>(&self, game: &mut G, evaluator: &E) -> i8
+    where
+        G: SearchGame,
+        E: Evaluator<G> + ?Sized,
+    {
+        Worker::new(&self.shared, evaluator, 0).outcome(game)
+    }
+}
+
 impl Searcher {
     /// A searcher with a table of `table_megabytes` MiB using `threads` threads (at least one).
     #[must_use]
