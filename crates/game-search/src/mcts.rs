@@ -34,6 +34,10 @@ pub struct MctsOptions {
     /// evaluator (which orders the exact search's moves far from the end), and a game whose
     /// [`SearchGame::moves_left_at_most`] is tight, to be quick. `None` turns it off.
     pub solve_leaves: Option<usize>,
+    /// How much less than half a win a draw is worth to the player to move at the root, and
+    /// how much more to the other: above 0 the search plays for a win rather than settle for a
+    /// draw, which pays against a weaker opponent. 0 scores a draw as half a win for both.
+    pub contempt: f64,
 }
 
 /// How implicit minimax backups weigh the evaluation (Lanctot, Winands, Pepels and Sturtevant,
@@ -48,12 +52,22 @@ pub struct ImplicitMinimax {
 
 impl MctsOptions {
     /// Plain UCT with random playouts, as the other public program plays.
-    pub const PLAIN: MctsOptions =
-        MctsOptions { exploration: 1.2, rave_equivalence: None, implicit_minimax: None, solve_leaves: None };
+    pub const PLAIN: MctsOptions = MctsOptions {
+        exploration: 1.2,
+        rave_equivalence: None,
+        implicit_minimax: None,
+        solve_leaves: None,
+        contempt: 0.0,
+    };
     /// UCT with RAVE, at the exploration and equivalence chosen by Kulami's matches (see the
     /// README's Strength section).
-    pub const RAVE: MctsOptions =
-        MctsOptions { exploration: 0.25, rave_equivalence: Some(300.0), implicit_minimax: None, solve_leaves: None };
+    pub const RAVE: MctsOptions = MctsOptions {
+        exploration: 0.25,
+        rave_equivalence: Some(300.0),
+        implicit_minimax: None,
+        solve_leaves: None,
+        contempt: 0.0,
+    };
 }
 
 /// When to stop searching: whichever limit comes first.
@@ -412,6 +426,8 @@ struct Tree<'e, G: SearchGame> {
     movers: Vec<u8>,
     /// Scratch for RAVE: the moves each side made from some depth on, as bit sets of packed moves.
     made_later: [Vec<u64>; 2],
+    /// Who moves at the root, for [`MctsOptions::contempt`].
+    root_mover: u8,
 }
 
 impl<'e, G: SearchGame> Tree<'e, G> {
@@ -424,6 +440,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
         seed: u64,
     ) -> Tree<'e, G> {
         game.prepare_for_playouts();
+        let root_mover = game.mover();
         let words = G::MOVE_SLOTS.div_ceil(64);
         Tree {
             game,
@@ -438,6 +455,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             played: Vec::new(),
             movers: Vec::new(),
             made_later: [vec![0; words], vec![0; words]],
+            root_mover,
         }
     }
 
@@ -527,13 +545,13 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             self.play(self.nodes[current].mv.expect("children have moves"));
             self.path.push(current as u32);
         }
-        // The reward of a player, and who: the proof's, for the player who made the move to a
+        // The outcome for a player, and who: the proof's, for the player who made the move to a
         // proven node, else the random game's, for whoever its final value is seen by.
-        let (end_mover, end_reward) = match self.nodes[current].proven {
-            Some(outcome) => (*self.movers.last().expect("the root is never proven"), reward_of(outcome)),
+        let (end_mover, end_outcome) = match self.nodes[current].proven {
+            Some(outcome) => (*self.movers.last().expect("the root is never proven"), outcome),
             None => loop {
                 if let Some(value) = self.game.terminal_value() {
-                    break (self.game.mover(), reward_of(value.signum() as i8));
+                    break (self.game.mover(), value.signum() as i8);
                 }
                 let count = self.game.move_count() as u64;
                 let pick = (self.rng.next_u64() % count) as usize;
@@ -541,7 +559,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                 self.play(mv);
             },
         };
-        self.update(end_mover, end_reward);
+        self.update(end_mover, end_outcome);
         for _ in 0..self.played.len() {
             self.game.undo();
         }
@@ -644,8 +662,14 @@ impl<'e, G: SearchGame> Tree<'e, G> {
 
     /// Adds the playout's result along the path, and to the all-moves-as-first statistics of the
     /// children whose move their player made later in the playout.
-    fn update(&mut self, end_mover: u8, end_reward: f32) {
-        let reward = |player: u8| if player == end_mover { end_reward } else { 1.0 - end_reward };
+    fn update(&mut self, end_mover: u8, end_outcome: i8) {
+        let contempt = self.options.contempt as f32;
+        let root_mover = self.root_mover;
+        let reward = |player: u8| match if player == end_mover { end_outcome } else { -end_outcome } {
+            0 if player == root_mover => 0.5 - contempt,
+            0 => 0.5 + contempt,
+            outcome => reward_of(outcome),
+        };
         // Who is to move at each depth of the path (the game's end has its own).
         let mover_at = |movers: &[u8], depth: usize| movers.get(depth).copied().unwrap_or(end_mover);
         let rave = self.options.rave_equivalence.is_some();

@@ -7,7 +7,8 @@
 //! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
 //! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
 //! `0.25,300,0.3:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH); a last part `solveN` proves
-//! the leaves N moves or fewer from the end ([`MctsOptions::solve_leaves`]). A `+reuse` suffix
+//! the leaves N moves or fewer from the end ([`MctsOptions::solve_leaves`]), and a part
+//! `contemptC` scores a draw C below half a win ([`MctsOptions::contempt`]). A `+reuse` suffix
 //! keeps the trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one
 //! thread each.
 //! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (each the comma-separated weights
@@ -76,11 +77,17 @@ fn player(spec: &str, side: usize, time: Duration) -> Box<dyn Player> {
     });
     let solve_leaves =
         parts.iter().skip(2).find_map(|part| part.strip_prefix("solve")).map(|plies| plies.parse().expect("plies"));
+    let contempt = parts
+        .iter()
+        .skip(2)
+        .find_map(|part| part.strip_prefix("contempt"))
+        .map_or(0.0, |contempt| contempt.parse().expect("a number"));
     let options = MctsOptions {
         exploration: parts[0].parse().expect("a number"),
         rave_equivalence: (rave > 0.0).then_some(rave),
         implicit_minimax,
         solve_leaves,
+        contempt,
     };
     Box::new(MctsPlayer { options, evaluator: evaluator(side), time, seed: 0, kept: reuse.then(KeptTrees::default) })
 }
