@@ -245,8 +245,8 @@ pub fn search_reusing<G: SearchGame>(
     let playouts = trees.iter().map(|(_, playouts)| playouts).sum();
     // A proven win first and a proven loss last, whatever their visits; the rest by visits.
     let standing = |child: &RootChild<G::Move>| match child.proven {
-        Some(1) => 2,
-        Some(-1) => 0,
+        Some(Proven::Won) => 2,
+        Some(Proven::Lost) => 0,
         _ => 1,
     };
     totals.sort_by(|a, b| standing(b).cmp(&standing(a)).then(b.visits.cmp(&a.visits)).then(b.wins.total_cmp(&a.wins)));
@@ -260,7 +260,7 @@ pub fn search_reusing<G: SearchGame>(
                 visits: total.visits,
                 win_rate: total.wins / total.visits.max(1) as f64,
                 line: deepest.map_or_else(|| vec![total.mv], |tree| tree.line_from(total.mv)),
-                proven: total.proven.map(Proven::from_sign),
+                proven: total.proven,
             }
         })
         .collect();
@@ -360,7 +360,7 @@ struct RootChild<M> {
     mv: M,
     visits: u64,
     wins: f64,
-    proven: Option<i8>,
+    proven: Option<Proven>,
 }
 
 #[derive(Clone, Copy)]
@@ -486,7 +486,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                     mv: node.mv.expect("children have moves"),
                     visits: u64::from(node.visits),
                     wins: f64::from(node.wins),
-                    proven: node.proven,
+                    proven: node.proven.map(Proven::from_sign),
                 }
             })
             .collect()
