@@ -4,6 +4,28 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+/// An outcome under perfect play, for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Proven {
+    /// The player loses.
+    Lost,
+    /// Neither player wins.
+    Drawn,
+    /// The player wins.
+    Won,
+}
+
+impl Proven {
+    /// The outcome a final value (or its sign) stands for.
+    pub(crate) fn of_sign(value: i32) -> Proven {
+        match value {
+            1.. => Proven::Won,
+            0 => Proven::Drawn,
+            _ => Proven::Lost,
+        }
+    }
+}
+
 /// A two-player game position that a search can walk with make/unmake.
 ///
 /// Values are from the point of view of the side to move, in the game's own unit (Kulami uses

@@ -9,6 +9,6 @@ mod search;
 mod solver;
 pub mod stats;
 
-pub use game::{Evaluator, SearchGame, minimax};
-pub use search::{INFINITY, Limits, RankedMoves, SearchResult, Searcher};
+pub use game::{Evaluator, Proven, SearchGame, minimax};
+pub use search::{INFINITY, Limits, Proof, RankedMoves, SearchResult, Searcher};
 pub use solver::{Solved, Solver};

@@ -13,7 +13,7 @@ use web_time::Instant;
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng as _, SeedableRng as _};
 
-use crate::game::{Evaluator, SearchGame};
+use crate::game::{Evaluator, Proven, SearchGame};
 use crate::search::OutcomeProver;
 
 /// How the tree is searched.
@@ -113,27 +113,6 @@ pub struct RootMove<M> {
     /// What the move leads to under perfect play, if the search proved it
     /// ([`MctsOptions::solve_leaves`]), for the player making it.
     pub proven: Option<Proven>,
-}
-
-/// An outcome under perfect play, for one player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Proven {
-    /// The player loses.
-    Lost,
-    /// Neither player wins.
-    Drawn,
-    /// The player wins.
-    Won,
-}
-
-impl Proven {
-    fn from_sign(outcome: i8) -> Proven {
-        match outcome {
-            1.. => Proven::Won,
-            0 => Proven::Drawn,
-            _ => Proven::Lost,
-        }
-    }
 }
 
 /// The fewest visits for a move to be part of [`MctsResult::pv`]: fewer say little.
@@ -486,7 +465,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                     mv: node.mv.expect("children have moves"),
                     visits: u64::from(node.visits),
                     wins: f64::from(node.wins),
-                    proven: node.proven.map(Proven::from_sign),
+                    proven: node.proven.map(|sign| Proven::of_sign(i32::from(sign))),
                 }
             })
             .collect()

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions, Proven};
+use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions};
 use game_search::nim::{Nim, WIN};
-use game_search::{Evaluator, Limits, SearchGame, Searcher};
+use game_search::{Evaluator, Limits, Proven, SearchGame, Searcher};
 
 struct Even;
 impl Evaluator<Nim> for Even {
@@ -36,6 +36,22 @@ fn the_solver_knows_every_pile() {
             }
             assert_eq!(line.counters(), 0, "{counters}: {:?}", solved.pv);
         }
+    }
+}
+
+#[test]
+fn the_proof_of_who_wins_knows_every_pile_and_its_winning_take() {
+    for threads in [1, 2] {
+        let mut searcher = Searcher::new(1, threads);
+        for counters in 1..=40 {
+            let proof = searcher.prove(&Nim::new(counters), &Even, Limits::default(), None).expect("unlimited");
+            if counters.is_multiple_of(4) {
+                assert_eq!(proof.outcome, Proven::Lost, "{counters} counters, {threads} threads");
+            } else {
+                assert_eq!((proof.outcome, proof.best), (Proven::Won, counters % 4), "{counters}, {threads} threads");
+            }
+        }
+        assert_eq!(searcher.prove(&Nim::new(0), &Even, Limits::default(), None), None, "the game is over");
     }
 }
 

@@ -5,7 +5,8 @@
 //! level 4 playing itself instead (2,000 playouts a move, reproducible): positions from games
 //! between good players, which are harder to solve than random play's. `WEIGHTS=OPENING;END`
 //! (as `KulamiEvaluator` reads them) gives the solver's move order another evaluation; the
-//! positions stay the same.
+//! positions stay the same. `PROVE=1` times the proof of who wins ([`Searcher::prove`]) instead
+//! of the exact final margin.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,6 +63,7 @@ fn main() {
         |_| KulamiEvaluator::default(),
         |weights| weights.parse().unwrap_or_else(|error| panic!("WEIGHTS: {error}")),
     );
+    let prove = std::env::var("PROVE").is_ok_and(|prove| prove == "1");
     let mut searcher = Searcher::new(table_mb, threads);
     for left in if lefts.is_empty() { vec![16, 20, 24] } else { lefts } {
         let mut times = Vec::new();
@@ -73,11 +75,17 @@ fn main() {
             }
             let Some(game) = endgame(seed, left, scoring, engine.as_mut()) else { continue };
             searcher.clear();
-            let result = searcher.search(&game, &evaluator, Limits::default(), None);
-            assert!(result.exact, "an unlimited search ends solved");
-            times.push(result.time);
-            nodes += result.nodes;
-            node_counts.push(result.nodes);
+            let (time, searched) = if prove {
+                let proof = searcher.prove(&game, &evaluator, Limits::default(), None).expect("unlimited, so proven");
+                (proof.time, proof.nodes)
+            } else {
+                let result = searcher.search(&game, &evaluator, Limits::default(), None);
+                assert!(result.exact, "an unlimited search ends solved");
+                (result.time, result.nodes)
+            };
+            times.push(time);
+            nodes += searched;
+            node_counts.push(searched);
         }
         times.sort();
         node_counts.sort_unstable();

@@ -243,6 +243,16 @@ impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         }
     }
 
+    /// The side to move's value in the window around a draw (its sign is who wins) and a move
+    /// that keeps it, unless stopped first (see [`Searcher::prove`](super::Searcher::prove)).
+    pub(crate) fn prove(mut self, game: &mut G, cancel: Option<&'a AtomicBool>) -> Option<(i32, G::Move)> {
+        self.cancel = cancel;
+        let depth = u32::try_from(game.moves_left_at_most()).unwrap_or(u32::MAX);
+        let found = if game.terminal_value().is_some() { None } else { self.root(game, depth, -1, 1) };
+        self.flush_nodes();
+        found.filter(|&(_, _, complete)| complete).map(|(value, mv, _)| (value, mv))
+    }
+
     /// The exact value, by searches in a window around `guess` that widens, doubling, toward
     /// where the value turned out to be. The window's bounds keep the tree small, and a few
     /// re-searches cost less than one search with an open window.

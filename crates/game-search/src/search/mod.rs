@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use web_time::Instant;
 
-use crate::game::{Evaluator, SearchGame};
+use crate::game::{Evaluator, Proven, SearchGame};
 use alphabeta::Worker;
 use tt::TranspositionTable;
 
@@ -89,6 +89,19 @@ impl<M> SearchResult<M> {
             time,
         }
     }
+}
+
+/// What [`Searcher::prove`] proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof<M> {
+    /// The outcome for the side to move.
+    pub outcome: Proven,
+    /// A move that keeps it.
+    pub best: M,
+    /// Nodes searched, over all threads.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
 }
 
 /// Every legal move with its value for the side to move, best first.
@@ -257,21 +270,75 @@ impl Searcher {
         let start = Instant::now();
         let shared = self.shared(start, limits);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
-        let mut result = std::thread::scope(|scope| {
-            for helper in 1..self.threads {
-                let mut game = game.clone();
-                let shared = &shared;
-                scope
-                    .spawn(move || Worker::new(shared, evaluator, helper).iterate(&mut game, max_depth, start, cancel));
-            }
-            let mut game = game.clone();
-            let result = Worker::new(&shared, evaluator, 0).iterate(&mut game, max_depth, start, cancel);
-            shared.stop.store(true, Ordering::Relaxed);
-            result
-        });
+        let mut result =
+            self.on_threads(game, evaluator, &shared, |worker, game| worker.iterate(game, max_depth, start, cancel));
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time = start.elapsed();
         result
+    }
+
+    /// Who wins `game` under perfect play and a move that keeps that outcome, if the search
+    /// proves it within `limits` (`None` once they end it, `cancel` is set or the game is over).
+    /// One exact search in the window around a draw: it proves far less than the final margin
+    /// [`Searcher::search`] finds, and so reaches further from the end in the same time.
+    ///
+    /// ```
+    /// use game_search::nim::Nim;
+    /// use game_search::{Evaluator, Limits, Proven, Searcher};
+    /// /// Nothing is known before the end: every unfinished pile looks even.
+    /// struct Even;
+    /// impl Evaluator<Nim> for Even {
+    ///     fn evaluate(&self, _: &Nim) -> i32 {
+    ///         0
+    ///     }
+    /// }
+    /// // Ten counters, take one to three: taking two leaves a multiple of four, which wins.
+    /// let proof = Searcher::new(1, 1).prove(&Nim::new(10), &Even, Limits::default(), None).unwrap();
+    /// assert_eq!((proof.outcome, proof.best), (Proven::Won, 2));
+    /// ```
+    pub fn prove<G, E>(
+        &mut self,
+        game: &G,
+        evaluator: &E,
+        limits: Limits,
+        cancel: Option<&AtomicBool>,
+    ) -> Option<Proof<G::Move>>
+    where
+        G: SearchGame,
+        E: Evaluator<G>,
+    {
+        let start = Instant::now();
+        let shared = self.shared(start, limits);
+        let (value, best) = self.on_threads(game, evaluator, &shared, |worker, game| worker.prove(game, cancel))?;
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        Some(Proof { outcome: Proven::of_sign(value), best, nodes, time: start.elapsed() })
+    }
+
+    /// Runs `work` on this thread and on the searcher's helper threads, which share `shared`'s
+    /// table and fill it for this thread until it is done: its result is the search's.
+    fn on_threads<G, E, R>(
+        &self,
+        game: &G,
+        evaluator: &E,
+        shared: &Shared,
+        work: impl Fn(Worker<'_, G, E>, &mut G) -> R + Sync,
+    ) -> R
+    where
+        G: SearchGame,
+        E: Evaluator<G>,
+    {
+        std::thread::scope(|scope| {
+            for helper in 1..self.threads {
+                let mut game = game.clone();
+                let work = &work;
+                scope.spawn(move || {
+                    work(Worker::new(shared, evaluator, helper), &mut game);
+                });
+            }
+            let result = work(Worker::new(shared, evaluator, 0), &mut game.clone());
+            shared.stop.store(true, Ordering::Relaxed);
+            result
+        })
     }
 }
 
