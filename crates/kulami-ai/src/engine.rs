@@ -13,7 +13,7 @@ use crate::kulami::{KulamiState, POINT};
 use crate::level::Level;
 use crate::time_control::TimeControl;
 use game_search::mcts::{self, ImplicitMinimax, MctsLimits, MctsOptions, MctsResult};
-use game_search::{Evaluator, SearchGame};
+use game_search::{Evaluator, Proven, SearchGame};
 use game_search::{Limits, SearchResult, Searcher};
 
 /// Settings of an [`Engine`] beyond its level: start from `EngineOptions::default()` and change
@@ -267,10 +267,45 @@ impl Engine {
             return self.search(state, limits, cancel);
         }
         let start = web_time::Instant::now();
-        let limits = self.mcts_limits(time, threads);
+        if let Some(proven) = self.proven_move(state, time, cancel) {
+            return proven;
+        }
+        let limits = self.mcts_limits(time.saturating_sub(start.elapsed()), threads);
         let options = tree_search_options(state.scoring());
         let found = mcts::search(state, Some(&self.evaluator), options, limits, self.rng.next_u64(), cancel);
         self.tree_result(state, found, start)
+    }
+
+    /// Within [`proof_reach`] of the end, with time to think: a move that wins, or one that
+    /// draws where none wins, if the solver proves it in [`PROOF_SHARE`] of `time`. Its value
+    /// is what the proof shows: a point (the least a win is by) or 0. A proven loss, or no
+    /// proof in time, leaves the move to the tree search, which plays on for the opponent's
+    /// mistakes. Only when timed: the deterministic mode's tree search counts playouts.
+    fn proven_move(
+        &mut self,
+        state: &KulamiState,
+        time: Duration,
+        cancel: Option<&AtomicBool>,
+    ) -> Option<SearchResult<Cell>> {
+        if self.options.nodes.is_some() || state.moves_left_at_most() > proof_reach(time, state.scoring()) {
+            return None;
+        }
+        let proof = self.searcher.prove(state, &self.evaluator, Limits::time(time.mul_f64(PROOF_SHARE)), cancel)?;
+        let value = match proof.outcome {
+            Proven::Won => POINT,
+            Proven::Drawn => 0,
+            Proven::Lost => return None,
+        };
+        let depth = u32::try_from(state.moves_left_at_most()).unwrap_or(u32::MAX);
+        Some(SearchResult {
+            best: Some(proof.best),
+            value,
+            pv: vec![proof.best],
+            depth,
+            exact: false,
+            nodes: proof.nodes,
+            time: proof.time,
+        })
     }
 
     /// A tree search's findings as a [`SearchResult`]: its move and line, and as the value the
@@ -442,6 +477,24 @@ pub(crate) fn solver_reach(time: Duration, scoring: Scoring) -> usize {
     if scoring == Scoring::Standard { standard } else { standard - 2 }
 }
 
+/// The most plies left at which the tree search's move first waits for a proof of who wins
+/// (see [`Engine::proven_move`]): only with several seconds a move, since the proof beyond the
+/// exact solver's reach takes about a second. From level 4's games (`PLAY=engine PROVE=1 cargo
+/// run --release -p kulami-ai --example endgames -- 24 26 28`, median and slowest of 15, one
+/// thread) 26 plies take 0.93 s and 3.1 s, 28 plies 3.1 s and 12 s; the exact margin from 26
+/// plies 1.6 s and 3.1 s. Under a variant scoring two plies less, as [`solver_reach`].
+pub(crate) fn proof_reach(time: Duration, scoring: Scoring) -> usize {
+    let standard = match time.as_millis() {
+        5000.. => 28,
+        3000.. => 26,
+        _ => return 0,
+    };
+    if scoring == Scoring::Standard { standard } else { standard - 2 }
+}
+
+/// The share of a move's time the proof of who wins may take; the tree search has the rest.
+const PROOF_SHARE: f64 = 0.5;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,17 +617,10 @@ mod tests {
         // The first position of seeded random play with one legal move, beyond the solver's reach.
         let time = TimeControl::PerMove(Duration::from_secs(30));
         let beyond_solver = solver_reach(time.budget(1), Scoring::Standard);
-        let layout = std::sync::Arc::new(classic());
         let forced = (1..2000_u64)
             .find_map(|seed| {
-                let mut state = KulamiState::new(Position::new(layout.clone()), Scoring::Standard);
-                let mut x = seed;
-                while state.moves_left_at_most() > beyond_solver && state.move_count() > 1 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    state.play(state.moves().into_iter().nth((x % state.move_count() as u64) as usize)?);
-                }
+                let state =
+                    random_play(seed, |state| state.moves_left_at_most() <= beyond_solver || state.move_count() <= 1);
                 let forced = state.move_count() == 1 && state.moves_left_at_most() > beyond_solver;
                 forced.then(|| state.position().clone())
             })
@@ -585,6 +631,53 @@ mod tests {
             assert_eq!(choice.best.map(Move::cell), Some(forced.legal_moves().iter().next()), "{level}");
             assert!(choice.time < Duration::from_secs(10), "{level} thought {:?} over its only move", choice.time);
         }
+    }
+
+    #[test]
+    fn with_seconds_to_think_near_the_end_the_tree_search_plays_a_proven_move() {
+        let three_seconds = Duration::from_secs(3);
+        assert_eq!(proof_reach(Duration::from_secs(1), Scoring::Standard), 0, "a second is too short");
+        let mut engine = Engine::new(
+            Level::Master,
+            EngineOptions::default().with_time(TimeControl::PerMove(three_seconds)).with_threads(1),
+        );
+        let mut solver = Searcher::new(16, 1);
+        let mut outcomes = Vec::new();
+        for seed in 1..40 {
+            let state = random_play(seed, |state| state.moves_left_at_most() <= 20);
+            let exact = solver.search(&state, &KulamiEvaluator::default(), Limits::default(), None).value;
+            let proven = engine.proven_move(&state, three_seconds, None);
+            if exact < 0 {
+                assert_eq!(proven, None, "seed {seed}: a lost position is left to the tree search");
+                continue;
+            }
+            let proven = proven.unwrap_or_else(|| panic!("seed {seed}: not proven"));
+            let mut next = state.clone();
+            next.play(proven.best.expect("a move"));
+            let after = -solver.search(&next, &KulamiEvaluator::default(), Limits::default(), None).value;
+            // The move keeps the outcome: a win stays a win (by however much), a draw a draw.
+            assert_eq!((after.signum(), proven.value.signum()), (exact.signum(), exact.signum()), "seed {seed}");
+            outcomes.push(exact.signum());
+        }
+        assert!(outcomes.contains(&1) && outcomes.contains(&0), "wins and draws proven: {outcomes:?}");
+        // Beyond the reach nothing is tried, and a proof cut short proves nothing.
+        let far = random_play(1, |state| state.moves_left_at_most() <= 30);
+        assert_eq!(engine.proven_move(&far, three_seconds, None), None);
+        assert_eq!(solver.prove(&far, &KulamiEvaluator::default(), Limits::nodes(100_000), None), None);
+    }
+
+    /// Seeded random play on the classic board until `stop` says so or the game ends.
+    fn random_play(seed: u64, stop: impl Fn(&KulamiState) -> bool) -> KulamiState {
+        let mut state = KulamiState::new(Position::new(std::sync::Arc::new(classic())), Scoring::Standard);
+        let mut x = seed;
+        while !stop(&state) && state.move_count() > 0 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let chosen = state.moves().into_iter().nth((x % state.move_count() as u64) as usize).expect("in range");
+            state.play(chosen);
+        }
+        state
     }
 
     fn classic() -> kulami_core::Layout {
