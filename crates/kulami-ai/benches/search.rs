@@ -31,13 +31,22 @@ fn endgame(seed: u64, left: usize, scoring: Scoring) -> KulamiState {
 
 /// One search with a fresh table (made outside the timing), counting its nodes as the throughput.
 fn bench_search(bencher: Bencher, game: &KulamiState, limits: Limits) {
+    bench_searcher(bencher, game, |searcher, game, evaluator| searcher.search(game, evaluator, limits, None).nodes);
+}
+
+/// `run` (which answers its nodes) on a fresh searcher each time, made outside the timing.
+fn bench_searcher(
+    bencher: Bencher,
+    game: &KulamiState,
+    run: impl Fn(&mut Searcher, &KulamiState, &KulamiEvaluator) -> u64,
+) {
     let evaluator = KulamiEvaluator::default();
-    let nodes = Searcher::new(TABLE_MB, 1).search(game, &evaluator, limits, None).nodes;
+    let nodes = run(&mut Searcher::new(TABLE_MB, 1), game, &evaluator);
     bencher.counter(ItemsCount::new(nodes)).with_inputs(|| Searcher::new(TABLE_MB, 1)).bench_local_values(
         |mut searcher| {
-            let result = searcher.search(black_box(game), &evaluator, limits, None);
+            let nodes = run(&mut searcher, black_box(game), &evaluator);
             // Returned, so that freeing the table is not timed either.
-            (searcher, result)
+            (searcher, nodes)
         },
     );
 }
@@ -52,6 +61,15 @@ fn midgame_depth(bencher: Bencher, depth: u32) {
 #[divan::bench(args = [16, 20, 24], sample_count = 10)]
 fn solve_endgame(bencher: Bencher, left: usize) {
     bench_search(bencher, &endgame(3, left, Scoring::Standard), Limits::default());
+}
+
+/// The proof of who wins alone ([`Searcher::prove`]), which level 5 tries beyond the exact
+/// solver's reach when it has seconds to think.
+#[divan::bench(args = [16, 20, 24], sample_count = 10)]
+fn prove_endgame(bencher: Bencher, left: usize) {
+    bench_searcher(bencher, &endgame(3, left, Scoring::Standard), |searcher, game, evaluator| {
+        searcher.prove(game, evaluator, Limits::default(), None).expect("unlimited, so proven").nodes
+    });
 }
 
 /// The solver under the `both` scoring: counting the bonuses at every finished game is most of
