@@ -494,8 +494,8 @@ pub(crate) fn solver_reach(time: Duration, scoring: Scoring) -> usize {
 /// (see [`Engine::proven_move`]): only with several seconds a move, since the proof beyond the
 /// exact solver's reach takes about a second. From level 4's games (`PLAY=engine PROVE=1 cargo
 /// run --release -p kulami-ai --example endgames -- 24 26 28`, median and slowest of 15, one
-/// thread) 26 plies take 0.93 s and 3.1 s, 28 plies 3.1 s and 12 s; the exact margin from 26
-/// plies 1.6 s and 3.1 s. Under a variant scoring two plies less, as [`solver_reach`].
+/// thread) 26 plies take 0.57 s and 1.6 s, 28 plies 3.6 s and 7.7 s; the exact margin from 26
+/// plies 1.4 s and 2.3 s. Under a variant scoring two plies less, as [`solver_reach`].
 pub(crate) fn proof_reach(time: Duration, scoring: Scoring) -> usize {
     let standard = match time.as_millis() {
         5000.. => 28,

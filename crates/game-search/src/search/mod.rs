@@ -279,8 +279,9 @@ impl Searcher {
 
     /// Who wins `game` under perfect play and a move that keeps that outcome, if the search
     /// proves it within `limits` (`None` once they end it, `cancel` is set or the game is over).
-    /// One exact search in the window around a draw: it proves far less than the final margin
-    /// [`Searcher::search`] finds, and so reaches further from the end in the same time.
+    /// After shallow searches that order the moves, one exact search in the window around a
+    /// draw: it proves far less than the final margin [`Searcher::search`] finds, and so reaches
+    /// further from the end in the same time.
     ///
     /// ```
     /// use game_search::nim::Nim;
