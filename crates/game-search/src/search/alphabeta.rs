@@ -249,15 +249,15 @@ impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     /// search: Kulami's proofs from level 4's games (`PLAY=engine PROVE=1 examples/endgames`)
     /// took 9.9 s for 15 positions 26 plies from the end with them, 14.4 s without.
     pub(crate) fn prove(mut self, game: &mut G, cancel: Option<&'a AtomicBool>) -> Option<(i32, G::Move)> {
-        self.cancel = cancel;
-        let depth = u32::try_from(game.moves_left_at_most()).unwrap_or(u32::MAX);
         if game.terminal_value().is_some() {
             return None;
         }
-        for warm_up in 1..=SOLVER_WARMUP.min(depth.saturating_sub(1)) {
-            self.root(game, warm_up, -INFINITY, INFINITY)?;
-        }
-        let found = self.root(game, depth, -1, 1);
+        self.cancel = cancel;
+        let depth = u32::try_from(game.moves_left_at_most()).unwrap_or(u32::MAX);
+        let warmed_up = (1..=SOLVER_WARMUP.min(depth.saturating_sub(1)))
+            .all(|warm_up| self.root(game, warm_up, -INFINITY, INFINITY).is_some());
+        let found = if warmed_up { self.root(game, depth, -1, 1) } else { None };
+        // Counted even when stopped, so that a node limit sees every node searched.
         self.flush_nodes();
         found.filter(|&(_, _, complete)| complete).map(|(value, mv, _)| (value, mv))
     }
