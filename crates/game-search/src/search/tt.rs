@@ -107,11 +107,6 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Relaxed);
     }
 
-    /// Starts fetching `key`'s cluster, for a [`TranspositionTable::probe`] soon after.
-    pub fn prefetch(&self, key: u64) {
-        crate::memory::prefetch(&self.clusters[(key as usize) & self.mask]);
-    }
-
     /// The entry stored for `key`, if any.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use web_time::{Duration, Instant};
 
 use crate::game::{SearchGame, bound_outside};
-use crate::search::tt::{Bound, EXACT_DEPTH, Entry, NO_MOVE, TranspositionTable};
+use crate::search::tt::{Bound, NO_MOVE};
+use table::{Proved, SolverTable};
+
+mod table;
 use crate::search::{Claims, INFINITY, alphabeta::seen_by};
 
 /// The exact value of a position, and a line that keeps it.
@@ -32,7 +35,7 @@ pub struct Solved<M> {
 /// their subtrees).
 #[derive(Debug)]
 pub struct Solver {
-    table: TranspositionTable,
+    table: SolverTable,
     threads: usize,
     nodes: u64,
 }
@@ -41,10 +44,12 @@ impl Solver {
     /// A solver with a table of about `table_megabytes` MiB, searching on `threads` threads
     /// (one: this thread alone). The threads share the table and every null-window search;
     /// a position one thread is searching is left by the others for later (simplified
-    /// ABDADA), so that they split the tree.
+    /// ABDADA), so that they split the tree. The table keeps results whose value, net of
+    /// [`SearchGame::value_banked`], lies within ±512 and moves that pack below 15: a game of
+    /// larger values or more moves is still solved right, only with less help from it.
     #[must_use]
     pub fn new(table_megabytes: usize, threads: usize) -> Solver {
-        Solver { table: TranspositionTable::new(table_megabytes), threads: threads.max(1), nodes: 0 }
+        Solver { table: SolverTable::new(table_megabytes), threads: threads.max(1), nodes: 0 }
     }
 
     /// The exact value of `game` and a line of perfect play.
@@ -166,7 +171,7 @@ impl Solver {
 
 /// One thread's search: the shared table, and its own counts and move lists.
 struct Worker<'a> {
-    table: &'a TranspositionTable,
+    table: &'a SolverTable,
     claims: Option<&'a Claims>,
     /// Set when another thread has answered; a search on one thread has none.
     stop: Option<&'a AtomicBool>,
@@ -192,7 +197,7 @@ const DEFERRED: i32 = i32::MIN;
 const CLAIM_MAX_PLY: usize = 16;
 
 impl<'a> Worker<'a> {
-    fn new(table: &'a TranspositionTable, claims: Option<&'a Claims>, stop: Option<&'a AtomicBool>) -> Worker<'a> {
+    fn new(table: &'a SolverTable, claims: Option<&'a Claims>, stop: Option<&'a AtomicBool>) -> Worker<'a> {
         Worker { table, claims, stop, stopped: false, nodes: 0, turns: Vec::new(), buffers: Vec::new() }
     }
 
@@ -347,7 +352,7 @@ impl<'a> Worker<'a> {
         };
         // Every entry is exact in depth, so the table keeps those whose subtrees were largest.
         let work = (self.nodes - nodes_before).max(1).ilog2() as u8;
-        self.table.store(key, Entry { value: best_value - banked, bound, depth: EXACT_DEPTH, best: best_move, work });
+        self.table.store(key, Proved { value: best_value - banked, bound, best: best_move, work });
         best_value
     }
 }
@@ -355,8 +360,50 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::Solver;
-    use crate::nim::Nim;
+    use crate::nim::{Nim, Takes, WIN};
     use crate::{SearchGame, minimax};
+
+    /// Nim with values and moves too large for the table's entries (a win is worth ten times
+    /// as much, and the moves pack from 20 on): solved as right, only without the table.
+    #[derive(Clone, Debug)]
+    struct Wide(Nim);
+
+    impl SearchGame for Wide {
+        type Move = u8;
+        type Moves = Takes;
+        const MOVE_SLOTS: usize = 24;
+
+        fn moves(&self) -> Takes {
+            self.0.moves()
+        }
+        fn move_count(&self) -> usize {
+            self.0.move_count()
+        }
+        fn play(&mut self, take: u8) {
+            self.0.play(take);
+        }
+        fn undo(&mut self) {
+            self.0.undo();
+        }
+        fn hash(&self) -> u64 {
+            self.0.hash()
+        }
+        fn ply(&self) -> usize {
+            self.0.ply()
+        }
+        fn moves_left_at_most(&self) -> usize {
+            self.0.moves_left_at_most()
+        }
+        fn terminal_value(&self) -> Option<i32> {
+            self.0.terminal_value().map(|value| value * 10)
+        }
+        fn pack(take: u8) -> u16 {
+            u16::from(take) + 20
+        }
+        fn unpack(number: u16) -> Option<u8> {
+            number.checked_sub(20).and_then(Nim::unpack)
+        }
+    }
 
     #[test]
     fn the_solver_agrees_with_minimax_and_its_line_keeps_the_value() {
@@ -371,6 +418,21 @@ mod tests {
                 }
                 assert!(game.terminal_value().is_some(), "the line from {counters} ends the game");
             }
+        }
+    }
+
+    #[test]
+    fn values_and_moves_beyond_the_tables_entries_are_solved_as_right() {
+        let mut solver = Solver::new(1, 1);
+        for counters in 0..=13 {
+            let solved = solver.solve(&Wide(Nim::new(counters)));
+            let value = if counters % 4 == 0 { -WIN } else { WIN };
+            assert_eq!(solved.value, value * 10, "a pile of {counters}");
+            let mut game = Wide(Nim::new(counters));
+            for &take in &solved.line {
+                game.play(take);
+            }
+            assert!(game.terminal_value().is_some(), "the line from {counters} ends the game");
         }
     }
 }
