@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use kulami_core::{Cell, Layout, Move, Position, Scoring};
+use kulami_core::{Cell, Layout, MAX_MARBLES_PER_PLAYER, Move, Position, Scoring};
 use kulami_tests::random_board::random_layout_text;
 use kulami_tests::reference::ReferenceGame;
 use proptest::prelude::*;
@@ -19,7 +19,8 @@ fn cell(row: usize, column: usize) -> Cell {
 fn random_setup(rng: &mut Pcg64Mcg) -> (String, Arc<Layout>) {
     let text = random_layout_text(rng);
     let layout = Layout::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let most = layout.holes().len().div_ceil(2) + 2;
+    // Past the default, up to the rules' limit (a board of 97 holes or more asks for more).
+    let most = (layout.holes().len().div_ceil(2) + 2).min(usize::from(MAX_MARBLES_PER_PLAYER));
     let layout = match rng.random_range(0..3) {
         0 => layout.with_marbles_per_player(rng.random_range(1..=most)).unwrap(),
         _ => layout,
