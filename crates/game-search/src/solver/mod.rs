@@ -12,10 +12,10 @@ use web_time::{Duration, Instant};
 
 use crate::game::{SearchGame, bound_outside};
 use crate::search::tt::{Bound, NO_MOVE};
+use crate::search::{Claims, INFINITY, alphabeta::seen_by};
 use table::{Proved, SolverTable};
 
 mod table;
-use crate::search::{Claims, INFINITY, alphabeta::seen_by};
 
 /// The exact value of a position, and a line that keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
