@@ -31,6 +31,18 @@ pub fn advise_huge_pages<T>(allocation: &Vec<T>) {
 #[cfg(not(target_os = "linux"))]
 pub fn advise_huge_pages<T>(_allocation: &Vec<T>) {}
 
+/// The slots of a table of about `megabytes` MiB: a power of two of them (rounded down, at least
+/// 1024, so that a key's low bits pick one), each made by `make`, on huge pages where granted.
+/// Every slot is written now, which keeps the page faults out of the searches that use it.
+pub(crate) fn power_of_two_slots<T>(megabytes: usize, make: impl FnMut() -> T) -> Vec<T> {
+    let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<T>();
+    let len = (wanted.next_power_of_two() >> usize::from(!wanted.is_power_of_two())).max(1024);
+    let mut slots = Vec::with_capacity(len);
+    advise_huge_pages(&slots);
+    slots.extend(std::iter::repeat_with(make).take(len));
+    slots
+}
+
 /// Starts fetching the cache line of `item` for a read soon after, without waiting for it.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]

@@ -71,16 +71,10 @@ impl TranspositionTable {
     /// 1024).
     #[must_use]
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Cluster>();
-        let len = (wanted.next_power_of_two() >> usize::from(!wanted.is_power_of_two())).max(1024);
-        let mut clusters = Vec::with_capacity(len);
-        crate::memory::advise_huge_pages(&clusters);
-        clusters.extend((0..len).map(|_| Cluster(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))));
-        let table = TranspositionTable { clusters, mask: len - 1, generation: AtomicU8::new(0) };
-        // The allocator hands out untouched zero pages; writing them now keeps the page faults
-        // out of the first search.
-        table.clear();
-        table
+        let clusters = crate::memory::power_of_two_slots(megabytes, || {
+            Cluster(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))
+        });
+        TranspositionTable { mask: clusters.len() - 1, clusters, generation: AtomicU8::new(0) }
     }
 
     /// Forgets everything.

@@ -26,11 +26,11 @@ pub(crate) struct Proved {
 }
 
 /// Values stored lie in `-VALUE_LIMIT..VALUE_LIMIT`; a result outside is not kept.
-pub(crate) const VALUE_LIMIT: i32 = 1 << (VALUE_BITS - 1);
+const VALUE_LIMIT: i32 = 1 << (VALUE_BITS - 1);
 /// Moves kept pack below this; a larger one is kept as none.
-pub(crate) const MOVE_LIMIT: u16 = (1 << MOVE_BITS) - 1;
+const MOVE_LIMIT: u16 = (1 << MOVE_BITS) - 1;
 /// The most [`Proved::work`] holds.
-pub(crate) const MAX_WORK: u8 = (1 << WORK_BITS) - 1;
+const MAX_WORK: u8 = (1 << WORK_BITS) - 1;
 
 const VALUE_BITS: u32 = 10;
 const MOVE_BITS: u32 = 4;
@@ -61,12 +61,9 @@ impl SolverTable {
     /// A table of about `megabytes` MiB (rounded down to a power of two of clusters, at least
     /// 1024), its memory written now so that the page faults stay out of the search.
     pub(crate) fn new(megabytes: usize) -> SolverTable {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Cluster>();
-        let len = (wanted.next_power_of_two() >> usize::from(!wanted.is_power_of_two())).max(1024);
-        let mut clusters = Vec::with_capacity(len);
-        crate::memory::advise_huge_pages(&clusters);
-        clusters.extend((0..len).map(|_| Cluster(std::array::from_fn(|_| AtomicU64::new(0)))));
-        SolverTable { clusters, mask: len - 1 }
+        let clusters =
+            crate::memory::power_of_two_slots(megabytes, || Cluster(std::array::from_fn(|_| AtomicU64::new(0))));
+        SolverTable { mask: clusters.len() - 1, clusters }
     }
 
     /// `key`'s cluster. Its low bits pick the cluster, and its high bits, kept in the entry,
