@@ -211,6 +211,7 @@ pub fn solve_position(args: &SolveArgs) -> anyhow::Result<()> {
     let (position, scoring) = args.position.position_and_scoring(args.scoring)?;
     let to_move = (!position.is_game_over()).then(|| position.side_to_move());
     let start = std::time::Instant::now();
+    crate::memory::ensure_free(u64::from(args.table_mb) << 20, &format!("--table-mb {}", args.table_mb))?;
     let mut searcher = Searcher::new(args.table_mb as usize, usize::from(args.threads));
     if let Some(mover) = to_move.filter(|_| !args.json) {
         let marbles = position.marbles_left(Color::Red) + position.marbles_left(Color::Black);

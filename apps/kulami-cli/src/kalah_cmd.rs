@@ -5,6 +5,7 @@ use std::time::Instant;
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use kalah::endgame::EndgameTable;
+use kalah::search::SolverMemory;
 use kalah::{Capture, End, Move, Position, Rules, Side};
 use serde_json::json;
 
@@ -86,22 +87,19 @@ pub struct SolveArgs {
     /// Print one JSON object: `{"value", "best"}`.
     #[arg(long)]
     json: bool,
-    /// The solver's table in MiB (Kalah(6,4) is solved fastest with about this much: a larger
-    /// table saves positions but costs more in fresh memory than it saves).
-    #[arg(long, default_value_t = 256)]
-    table_mb: usize,
+    /// The solver's table in MiB. Without it, what the board was solved fastest with: 256 MiB
+    /// up to Kalah(6,4)'s 48 seeds, 1024 for Kalah(5,5), 4096 for larger boards.
+    #[arg(long)]
+    table_mb: Option<usize>,
     /// An endgame database of every position with up to this many seeds in the pits (one byte
-    /// a position, at most 16 GiB), filled as the search reaches its positions; without it, one
-    /// of up to 16 seeds and a quarter of the table's memory.
+    /// a position), filled as the search reaches its positions. Without it, 16 seeds up to
+    /// Kalah(5,5), 26 for larger boards (2.5 GiB for six pits).
     #[arg(long, value_name = "SEEDS")]
     endgame_seeds: Option<u8>,
     /// Threads of the search.
     #[arg(long, default_value_t = 2)]
     threads: usize,
 }
-
-/// The largest endgame database `kulami kalah solve --endgame-seeds` sets up.
-const ENDGAME_BYTES_AT_MOST: u64 = 16 << 30;
 
 /// Runs a `kulami kalah` command.
 pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
@@ -113,25 +111,19 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
         KalahCommand::Play(args) => play(args)?,
         KalahCommand::Solve(args) => {
             let position = args.game.position()?;
+            let rules = position.rules();
+            let memory = solver_memory(args, rules)?;
+            if !args.json {
+                outln!(
+                    "solving with a {} MiB table and an endgame database of up to {} seeds in the pits ({} MiB)",
+                    memory.table_megabytes,
+                    memory.endgame_seeds,
+                    EndgameTable::bytes(rules, memory.endgame_seeds).div_ceil(1 << 20)
+                );
+            }
             let start = Instant::now();
-            let solution = match args.endgame_seeds {
-                Some(seeds) => {
-                    let rules = position.rules();
-                    // More seeds than the game has would only cost memory.
-                    let seeds = seeds.min(2 * rules.pits() * rules.seeds());
-                    let bytes = EndgameTable::bytes(rules, seeds);
-                    if bytes > ENDGAME_BYTES_AT_MOST {
-                        anyhow::bail!(
-                            "--endgame-seeds {seeds}: that database takes {:.1} GiB, more than the {} GiB allowed",
-                            bytes as f64 / f64::from(1 << 30),
-                            ENDGAME_BYTES_AT_MOST >> 30
-                        );
-                    }
-                    let endgame = std::sync::Arc::new(EndgameTable::new(rules, seeds));
-                    kalah::search::solve_with(&position, args.table_mb, args.threads, endgame)
-                }
-                None => kalah::search::solve(&position, args.table_mb, args.threads),
-            };
+            let endgame = std::sync::Arc::new(EndgameTable::new(rules, memory.endgame_seeds));
+            let solution = kalah::search::solve_with(&position, memory.table_megabytes, args.threads, endgame);
             let end = position.replay(&solution.line).context("the solver's line")?;
             let value = end.margin();
             let best: Vec<serde_json::Value> = solution
@@ -161,6 +153,20 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The solver's memory: the flags, and for what they leave out what the board is solved fastest
+/// with; refused if the machine has less free.
+fn solver_memory(args: &SolveArgs, rules: Rules) -> anyhow::Result<SolverMemory> {
+    let fastest = SolverMemory::for_rules(rules);
+    let memory = SolverMemory {
+        table_megabytes: args.table_mb.unwrap_or(fastest.table_megabytes),
+        // More seeds than the game has would only cost memory.
+        endgame_seeds: args.endgame_seeds.unwrap_or(fastest.endgame_seeds).min(2 * rules.pits() * rules.seeds()),
+    };
+    let flags = format!("--table-mb {} and --endgame-seeds {}", memory.table_megabytes, memory.endgame_seeds);
+    crate::memory::ensure_free(memory.bytes(rules), &flags)?;
+    Ok(memory)
 }
 
 /// The game in the terminal: the board before every move, a person's move read from stdin

@@ -445,6 +445,9 @@ fn solve_values_every_hole_exactly() {
     let message = fails(&["solve", "--layout", BOARD, "--moves", "a1 b1"], 1);
     assert!(message.contains("move 2 (b1)"), "{message}");
     fails(&["solve", "--layout", BOARD, "--threads", "0"], 2);
+    // A table larger than the free memory is refused with one line, not an aborted allocation.
+    let message = fails(&["solve", "--layout", BOARD, "--table-mb", "65536"], 1);
+    assert!(message.contains("--table-mb 65536: 64.0 GiB, more than the"), "{message}");
 }
 
 #[test]
@@ -500,6 +503,11 @@ fn kalah_perft_and_solve_follow_formats_md() {
     let empty =
         json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving", "--json"]);
     assert_eq!(empty["value"], 8);
+    // As text, the memory it takes comes first, then the value and the line.
+    let text =
+        stdout(&kulami(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving"]));
+    assert!(text.starts_with("solving with a 256 MiB table and an endgame database of up to 16 seeds"), "{text}");
+    assert!(text.contains("South's store minus North's at the end: 8\nbest turn: 2 3\n"), "{text}");
     // The same with a larger endgame database, on two threads.
     let args = ["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving"];
     let larger = json(&[&args[..], &["--endgame-seeds", "18", "--threads", "2", "--json"]].concat());
@@ -532,7 +540,11 @@ fn kalah_bad_input_is_one_line_and_a_failure() {
         fails(&["kalah", "solve", "--pits", "2", "--seeds", "1", "--moves", "2 1 2 1"], 1).contains("the game is over")
     );
     assert!(fails(&["kalah", "perft", "--depth", "1", "--moves", "1 x"], 1).contains("`x` is not a move"));
-    assert!(fails(&["kalah", "solve", "--endgame-seeds", "40"], 1).contains("--endgame-seeds 40: that database takes"));
+    // Memory beyond what the machine has free (a 40-seed database takes 192 GiB) is refused
+    // before any is taken.
+    let message = fails(&["kalah", "solve", "--endgame-seeds", "40"], 1);
+    assert!(message.contains("--table-mb 256 and --endgame-seeds 40: 192.5 GiB, more than the"), "{message}");
+    assert!(fails(&["kalah", "solve", "--table-mb", "100000000"], 1).contains("--table-mb 100000000 and"));
     assert!(fails(&["kalah", "perft", "--depth", "1", "--pits", "7"], 1).contains("7 pits a side"));
     assert!(fails(&["kalah", "perft", "--depth", "1", "--capture", "both"], 2).contains("not a capture rule"));
 }

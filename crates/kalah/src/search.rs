@@ -6,7 +6,7 @@ use std::sync::Arc;
 use game_search::{SearchGame, Solver};
 
 use crate::endgame::EndgameTable;
-use crate::{Move, Position, Side};
+use crate::{Move, Position, Rules, Side};
 
 /// A position as the searches walk it: the position and the ones before it, for undo, and an
 /// endgame database if it has one.
@@ -271,6 +271,41 @@ pub const ENDGAME_SEEDS: u8 = 14;
 /// (Kalah(6,3): 0.9 s with 14 seeds, 1.9 s with 16).
 pub const SOLVER_ENDGAME_SEEDS: u8 = 16;
 
+/// The memory [`solve_with`] is given: its table and its endgame database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverMemory {
+    /// The table, in MiB.
+    pub table_megabytes: usize,
+    /// The endgame database covers every position with at most this many seeds in the pits.
+    pub endgame_seeds: u8,
+}
+
+impl SolverMemory {
+    /// What a whole game of `rules` was solved fastest with on a two-core machine
+    /// (`docs/KALAH.md`): boards of up to 48 seeds (Kalah(6,4) among them) a 256 MiB table and
+    /// a 16-seed database (30 MB for six pits): a larger table saves positions but costs more
+    /// in fresh memory than it saves. Kalah(5,5) a 1 GiB table, as it was measured with (46 s).
+    /// Larger boards, Kalah(6,5) first, a 4 GiB table and a 26-seed database (2.5 GiB for six
+    /// pits; 24 or 28 seeds took longer, a 2 GiB table too): 6.8 GB in all. Without a database
+    /// that large Kalah(6,5) had not finished in 30 minutes.
+    #[must_use]
+    pub fn for_rules(rules: Rules) -> SolverMemory {
+        let seeds = 2 * u32::from(rules.pits()) * u32::from(rules.seeds());
+        let (table_megabytes, endgame_seeds) = match seeds {
+            ..=48 => (256, SOLVER_ENDGAME_SEEDS),
+            49..=50 => (1024, SOLVER_ENDGAME_SEEDS),
+            _ => (4096, 26),
+        };
+        SolverMemory { table_megabytes, endgame_seeds }
+    }
+
+    /// The bytes it takes for `rules`, the table and the database together.
+    #[must_use]
+    pub fn bytes(self, rules: Rules) -> u64 {
+        ((self.table_megabytes as u64) << 20) + EndgameTable::bytes(rules, self.endgame_seeds)
+    }
+}
+
 /// Solves `position` with a table of about `table_megabytes` MiB on `threads` threads, and an
 /// endgame database of up to [`SOLVER_ENDGAME_SEEDS`] seeds (and at most a quarter of that
 /// memory) filled as the search goes.
@@ -328,6 +363,26 @@ mod tests {
         });
         let first_mover_to_move = (side == Side::South) != position.swapped();
         if first_mover_to_move { values.max().unwrap() } else { values.min().unwrap() }
+    }
+
+    #[test]
+    fn the_solvers_memory_for_every_board_fits_eight_gigabytes() {
+        for pits in 1..=crate::MAX_PITS {
+            for seeds in 1..=6 {
+                let rules = Rules::new(pits, seeds).unwrap();
+                let memory = SolverMemory::for_rules(rules);
+                let database = EndgameTable::bytes(rules, memory.endgame_seeds);
+                assert_eq!(memory.bytes(rules), ((memory.table_megabytes as u64) << 20) + database);
+                assert!(memory.bytes(rules) < 7 << 30, "Kalah({pits},{seeds}): {memory:?}");
+                // Up to Kalah(6,4) a larger table costs more in fresh memory than it saves.
+                if 2 * pits * seeds <= 48 {
+                    assert_eq!(memory.table_megabytes, 256, "Kalah({pits},{seeds})");
+                }
+            }
+        }
+        // Kalah(6,5) had not finished in 30 minutes with the small database.
+        let six_five = SolverMemory::for_rules(Rules::new(6, 5).unwrap());
+        assert!(EndgameTable::bytes(Rules::new(6, 5).unwrap(), six_five.endgame_seeds) > 2 << 30);
     }
 
     #[test]
