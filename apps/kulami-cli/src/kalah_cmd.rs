@@ -1,11 +1,12 @@
 //! `kulami kalah`: Kalah(m, n) on the command line (`docs/FORMATS.md`, "Kalah on the command line").
 
+use std::io::Write as _;
 use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use kalah::endgame::EndgameTable;
-use kalah::search::SolverMemory;
+use kalah::search::{SolveProgress, SolverMemory};
 use kalah::{Capture, End, Move, Position, Rules, Side};
 use serde_json::json;
 
@@ -123,7 +124,21 @@ pub fn run(command: &KalahCommand) -> anyhow::Result<()> {
             }
             let start = Instant::now();
             let endgame = std::sync::Arc::new(EndgameTable::new(rules, memory.endgame_seeds));
-            let solution = kalah::search::solve_with(&position, memory.table_megabytes, args.threads, endgame);
+            // Each null-window search narrows the value: a large board's solve takes minutes.
+            let report = |progress: SolveProgress| {
+                if !args.json && progress.lower < progress.upper {
+                    // A closed pipe is left to the answer's lines below, which end quietly on it.
+                    let _ = writeln!(
+                        std::io::stdout(),
+                        "South's store minus North's at the end: {} to {} ({:.2} s, {} positions)",
+                        progress.lower,
+                        progress.upper,
+                        progress.time.as_secs_f64(),
+                        progress.nodes
+                    );
+                }
+            };
+            let solution = kalah::search::solve_with(&position, memory.table_megabytes, args.threads, endgame, report);
             let end = position.replay(&solution.line).context("the solver's line")?;
             let value = end.margin();
             let best: Vec<serde_json::Value> = solution

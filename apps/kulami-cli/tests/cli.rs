@@ -508,6 +508,16 @@ fn kalah_perft_and_solve_follow_formats_md() {
         stdout(&kulami(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving"]));
     assert!(text.starts_with("solving with a 256 MiB table and an endgame database of up to 16 seeds"), "{text}");
     assert!(text.contains("South's store minus North's at the end: 8\nbest turn: 2 3\n"), "{text}");
+    // Before it, the bounds each null-window search proved, every pair around the value.
+    let bounds: Vec<(i32, i32)> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("South's store minus North's at the end: "))
+        .filter_map(|rest| {
+            let (lower, rest) = rest.split_once(" to ")?;
+            Some((lower.parse().ok()?, rest.split_once(' ')?.0.parse().ok()?))
+        })
+        .collect();
+    assert!(!bounds.is_empty() && bounds.iter().all(|&(lower, upper)| lower <= 8 && 8 <= upper), "{text}");
     // The same with a larger endgame database, on two threads.
     let args = ["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving"];
     let larger = json(&[&args[..], &["--endgame-seeds", "18", "--threads", "2", "--json"]].concat());

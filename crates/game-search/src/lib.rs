@@ -11,4 +11,4 @@ pub mod stats;
 
 pub use game::{Evaluator, Proven, SearchGame, minimax};
 pub use search::{INFINITY, Limits, Proof, RankedMoves, SearchResult, Searcher};
-pub use solver::{Solved, Solver};
+pub use solver::{SolveProgress, Solved, Solver};

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+pub use game_search::SolveProgress;
 use game_search::{SearchGame, Solver};
 
 use crate::endgame::EndgameTable;
@@ -313,20 +314,34 @@ impl SolverMemory {
 pub fn solve(position: &Position, table_megabytes: usize, threads: usize) -> Solution {
     let rules = position.rules;
     let seeds = EndgameTable::seeds_within(rules, (table_megabytes as u64) << 18).min(SOLVER_ENDGAME_SEEDS);
-    solve_with(position, table_megabytes, threads, Arc::new(EndgameTable::new(rules, seeds)))
+    solve_with(position, table_megabytes, threads, Arc::new(EndgameTable::new(rules, seeds)), |_| {})
 }
 
 /// Solves `position` with a table of about `table_megabytes` MiB on `threads` threads, and
-/// `endgame` for the positions it covers (for instance one [`EndgameTable::filled`] up front).
-#[must_use]
-pub fn solve_with(position: &Position, table_megabytes: usize, threads: usize, endgame: Arc<EndgameTable>) -> Solution {
+/// `endgame` for the positions it covers (for instance one [`EndgameTable::filled`] up front),
+/// telling `report` after each null-window search the bounds proved so far on
+/// [`Solution::value`] (the first mover's margin).
+pub fn solve_with(
+    position: &Position,
+    table_megabytes: usize,
+    threads: usize,
+    endgame: Arc<EndgameTable>,
+    mut report: impl FnMut(SolveProgress),
+) -> Solution {
     let game = KalahGame::new(*position).with_endgame(endgame);
     // A shallow search's value to start MTD(f) from: Kalah(6,4)'s is 6 of 10 after 12 sowings,
     // found in 20 ms; it saves three of the seven null-window searches from 0.
     let guess =
         game_search::Searcher::new(16, 1).search(&game, &StoreMargin, game_search::Limits::depth(GUESS_DEPTH), None);
-    let solved = Solver::new(table_megabytes, threads).solve_from(&game, guess.value);
-    let value = if game.mover() == 0 { solved.value } else { -solved.value };
+    let first_moves = game.mover() == 0;
+    let solved = Solver::new(table_megabytes, threads).solve_reporting(&game, guess.value, |progress| {
+        report(if first_moves {
+            progress
+        } else {
+            SolveProgress { lower: -progress.upper, upper: -progress.lower, ..progress }
+        });
+    });
+    let value = if first_moves { solved.value } else { -solved.value };
     let mut walk = game;
     let mover = walk.mover();
     let mut best = Vec::new();
@@ -478,6 +493,21 @@ mod tests {
             assert_eq!(solution.value, value, "Kalah({pits},{seeds})");
             let end = start.replay(&solution.line).unwrap();
             assert_eq!((end.is_over(), end.margin()), (true, value), "Kalah({pits},{seeds})'s line keeps the value");
+        }
+    }
+
+    #[test]
+    fn the_bounds_reported_are_on_the_first_movers_margin() {
+        let rules = Rules::new(4, 3).unwrap().with_capture(Capture::Empty).with_end(End::Irving);
+        // South to move at the start, North after "1": the bounds are South's margin both times.
+        for moves in ["", "1"] {
+            let position = Position::start(rules).replay(&crate::parse_moves(moves).unwrap()).unwrap();
+            let mut reports = Vec::new();
+            let endgame = Arc::new(EndgameTable::new(rules, 6));
+            let solution = solve_with(&position, 1, 1, endgame, |progress| reports.push(progress));
+            assert!(reports.iter().all(|bounds| bounds.lower <= solution.value && solution.value <= bounds.upper));
+            let last = reports.last().unwrap();
+            assert_eq!((last.lower, last.upper), (solution.value, solution.value), "after {moves:?}: {reports:?}");
         }
     }
 

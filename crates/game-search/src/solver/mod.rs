@@ -31,6 +31,20 @@ pub struct Solved<M> {
     pub time: Duration,
 }
 
+/// What a solve has proved so far, from the side to move's point of view: the value lies in
+/// `lower..=upper` (±[`INFINITY`] where the game gives no bound and none is proved yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+    /// Positions visited so far, over all threads.
+    pub nodes: u64,
+    /// Time taken so far.
+    pub time: Duration,
+}
+
 /// The solver and its table, which it keeps between calls (positions of one game share most of
 /// their subtrees).
 #[derive(Debug)]
@@ -61,19 +75,36 @@ impl Solver {
     /// search's, say): every step of the value away from the guess costs one more null-window
     /// search of the whole game.
     pub fn solve_from<G: SearchGame>(&mut self, game: &G, guess: i32) -> Solved<G::Move> {
+        self.solve_reporting(game, guess, |_| {})
+    }
+
+    /// The same, telling `report` the bounds on the value proved so far after each
+    /// null-window search: a large game's solve takes minutes, and they show how it goes.
+    pub fn solve_reporting<G: SearchGame>(
+        &mut self,
+        game: &G,
+        guess: i32,
+        report: impl FnMut(SolveProgress),
+    ) -> Solved<G::Move> {
         let start = Instant::now();
         self.nodes = 0;
         let mut game = game.clone();
-        let (value, keeping) = self.value(&mut game, guess);
+        let (value, keeping) = self.value(&mut game, guess, start, report);
         let line = self.line(&mut game, value, &keeping);
         Solved { value, line, nodes: self.nodes, time: start.elapsed() }
     }
 
     /// MTD(f): null-window searches around the latest bound, from `guess`, until the two
-    /// bounds meet. Also the moves (packed) of the side to move's turn that the search which
-    /// set the lower bound found worth at least that much, so that the line need not prove
-    /// them again (none if no search did).
-    fn value<G: SearchGame>(&mut self, game: &mut G, guess: i32) -> (i32, Vec<u16>) {
+    /// bounds meet, each new pair of bounds reported. Also the moves (packed) of the side to
+    /// move's turn that the search which set the lower bound found worth at least that much,
+    /// so that the line need not prove them again (none if no search did).
+    fn value<G: SearchGame>(
+        &mut self,
+        game: &mut G,
+        guess: i32,
+        start: Instant,
+        mut report: impl FnMut(SolveProgress),
+    ) -> (i32, Vec<u16>) {
         let (mut lower, mut upper) = game.value_bounds().unwrap_or((-INFINITY, INFINITY));
         let mut guess = guess.clamp(lower, upper);
         let mut keeping = Vec::new();
@@ -86,6 +117,7 @@ impl Solver {
             } else {
                 (lower, keeping) = (guess, found);
             }
+            report(SolveProgress { lower, upper, nodes: self.nodes, time: start.elapsed() });
         }
         (lower, keeping)
     }
@@ -418,6 +450,26 @@ mod tests {
                 }
                 assert!(game.terminal_value().is_some(), "the line from {counters} ends the game");
             }
+        }
+    }
+
+    #[test]
+    fn each_null_window_search_reports_bounds_that_close_in_on_the_value() {
+        let mut solver = Solver::new(1, 1);
+        for counters in 1..=13 {
+            let game = Nim::new(counters);
+            let mut reports = Vec::new();
+            let solved = solver.solve_reporting(&game, 0, |progress| reports.push(progress));
+            assert!(!reports.is_empty(), "a pile of {counters}");
+            for pair in reports.windows(2) {
+                let (before, after) = (pair[0], pair[1]);
+                assert!(before.lower <= after.lower && after.upper <= before.upper, "{reports:?}");
+                assert!(before.nodes <= after.nodes && before.time <= after.time, "{reports:?}");
+                assert!(after.upper - after.lower < before.upper - before.lower, "each search narrows: {reports:?}");
+            }
+            assert!(reports.iter().all(|bounds| (bounds.lower..=bounds.upper).contains(&solved.value)));
+            let last = reports.last().unwrap();
+            assert_eq!((last.lower, last.upper), (solved.value, solved.value), "a pile of {counters}");
         }
     }
 
