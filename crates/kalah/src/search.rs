@@ -321,6 +321,7 @@ pub fn solve(position: &Position, table_megabytes: usize, threads: usize) -> Sol
 /// `endgame` for the positions it covers (for instance one [`EndgameTable::filled`] up front),
 /// telling `report` after each null-window search the bounds proved so far on
 /// [`Solution::value`] (the first mover's margin).
+#[must_use]
 pub fn solve_with(
     position: &Position,
     table_megabytes: usize,
