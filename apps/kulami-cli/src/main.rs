@@ -11,6 +11,7 @@ mod gorami_cmd;
 mod kalah_cmd;
 mod layout_cmd;
 mod match_cmd;
+mod match_record;
 mod memory;
 mod online;
 mod output;

@@ -1,6 +1,7 @@
 //! `kulami match`: a tournament between two players, in the spirit of cutechess and fastchess.
 
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,11 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kulami_ai::stats::{SprtVerdict, Tally};
 use kulami_ai::tournament::{GameClock, GameOutcome, MatchPlan, Player, PlayerError, run_match};
 use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
-use kulami_core::{Color, Layout, Scoring, notation::format_moves};
+use kulami_core::{Layout, Scoring};
 use kulami_layouts::{Board, Shape};
 use serde::Serialize;
 
 use crate::external::ExternalPlayer;
+use crate::match_record::{GameRecord, GamesFile, MatchSettings};
 use crate::output::outln;
 
 /// Arguments of `kulami match`.
@@ -70,6 +72,10 @@ pub struct MatchArgs {
     /// Print one JSON object with the summary and every game, instead of text.
     #[arg(long)]
     json: bool,
+    /// Write every game to FILE as it ends (JSON Lines: the match's settings, then a game a
+    /// line). Given a FILE that holds games of the same match, play only the games not in it.
+    #[arg(long, value_name = "FILE")]
+    games: Option<PathBuf>,
 }
 
 /// Who plays.
@@ -145,19 +151,6 @@ pub(crate) fn parse_time_control(text: &str) -> Result<GameClock, String> {
 }
 
 #[derive(Serialize)]
-struct GameJson {
-    board: usize,
-    a_color: Color,
-    a_points: f64,
-    red_total: usize,
-    black_total: usize,
-    moves: String,
-    forfeit: Option<String>,
-    /// Whether a player lost on time.
-    time_loss: bool,
-}
-
-#[derive(Serialize)]
 struct SummaryJson {
     player_a: String,
     player_b: String,
@@ -179,16 +172,17 @@ struct SummaryJson {
     /// Games each player lost on time.
     time_losses_a: usize,
     time_losses_b: usize,
-    results: Vec<GameJson>,
+    results: Vec<GameRecord>,
+}
+
+/// A game clock as `--tc` takes it: `300+3`.
+fn format_clock(clock: GameClock) -> String {
+    format!("{}+{}", clock.limit.as_secs_f64(), clock.increment.as_secs_f64())
 }
 
 /// Games that player A (`player_a`) or B lost on time.
-fn time_losses(outcomes: &[GameOutcome], player_a: bool) -> usize {
-    outcomes
-        .iter()
-        .filter_map(|outcome| outcome.forfeit.as_ref().filter(|forfeit| forfeit.is_time_loss()).map(|f| (outcome, f)))
-        .filter(|(outcome, forfeit)| (forfeit.color == outcome.a_color) == player_a)
-        .count()
+fn time_losses(games: &[GameRecord], player_a: bool) -> usize {
+    games.iter().filter(|game| game.time_loss && (game.a_points == 0.0) == player_a).count()
 }
 
 fn boards(args: &MatchArgs) -> anyhow::Result<Vec<Arc<Layout>>> {
@@ -210,53 +204,100 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.concurrency == 0 || args.threads == 0 {
         bail!("--concurrency and --threads must be at least 1");
     }
+    let movetimes = [args.movetime, args.movetime_b.unwrap_or(args.movetime)];
+    let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
+    let boards = boards(args)?;
+    let (games_file, mut games) = match &args.games {
+        Some(path) => {
+            let settings = MatchSettings {
+                player_a: name_a.clone(),
+                player_b: name_b.clone(),
+                boards: boards.iter().map(|board| board.to_one_line()).collect(),
+                scoring: args.scoring.to_string(),
+                swap: args.swap,
+                tc: args.tc.map(format_clock),
+                movetime_a_ms: args.tc.is_none().then(|| movetimes[0].as_millis()),
+                movetime_b_ms: args.tc.is_none().then(|| movetimes[1].as_millis()),
+                threads: args.threads,
+            };
+            let (file, recorded) = GamesFile::open(path, &settings)?;
+            if !recorded.is_empty() {
+                eprintln!(
+                    "{}: {} of the {} games played before; playing the rest",
+                    path.display(),
+                    recorded.len(),
+                    boards.len() * 2
+                );
+            }
+            (Some(file), recorded)
+        }
+        None => (None, Vec::new()),
+    };
     let plan = MatchPlan {
-        boards: boards(args)?,
+        boards,
         scoring: args.scoring,
         concurrency: args.concurrency,
         clock: args.tc,
         swap_rule: args.swap,
+        played: games.iter().map(GameRecord::pairing).collect(),
     };
-    let movetimes = [args.movetime, args.movetime_b.unwrap_or(args.movetime)];
     // An external engine that stays silent much longer than it may think has failed.
     let timeout = args.tc.map_or(movetimes[0].max(movetimes[1]) * 10, |clock| clock.limit + clock.increment)
         + Duration::from_secs(10);
-    let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
     let progress = if args.json { ProgressBar::hidden() } else { ProgressBar::new(plan.boards.len() as u64 * 2) };
     progress.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, eta {eta}]")
             .expect("a valid template"),
     );
-    let tally = Mutex::new(Tally::default());
-    let verdict = Mutex::new(None);
-    let outcomes = run_match(
-        &plan,
-        |side| [&args.player_a, &args.player_b][side].build(movetimes[side], args, timeout),
-        |outcome: &GameOutcome| {
-            let mut tally = tally.lock().expect("not poisoned");
-            tally.add(outcome.a_points);
-            let (low, elo, high) = tally.elo();
-            progress.set_message(format!(
-                "{name_a} +{} ={} -{} against {name_b}, Elo {elo:+.0} [{low:+.0}, {high:+.0}]",
-                tally.wins, tally.draws, tally.losses
-            ));
-            progress.inc(1);
-            if let Some(forfeit) = &outcome.forfeit {
-                progress.println(format!("game on board {}: {forfeit}", outcome.board + 1));
-            }
-            if let Some(found) =
-                args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error))
-            {
-                *verdict.lock().expect("not poisoned") = Some(found);
-                return ControlFlow::Break(());
-            }
-            ControlFlow::Continue(())
-        },
-    );
-    progress.finish_and_clear();
+    progress.set_position(games.len() as u64);
     let mut tally = Tally::default();
-    for outcome in &outcomes {
-        tally.add(outcome.a_points);
+    for game in &games {
+        tally.add(game.a_points);
+    }
+    let sprt =
+        |tally: &Tally| args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error));
+    let verdict = Mutex::new(sprt(&tally));
+    let write_error = Mutex::new(None);
+    if verdict.lock().expect("not poisoned").is_none() {
+        let tally = Mutex::new(tally);
+        let outcomes = run_match(
+            &plan,
+            |side| [&args.player_a, &args.player_b][side].build(movetimes[side], args, timeout),
+            |outcome: &GameOutcome| {
+                if let Some(file) = &games_file
+                    && let Err(error) = file.append(&GameRecord::of(outcome))
+                {
+                    *write_error.lock().expect("not poisoned") = Some(error);
+                    return ControlFlow::Break(());
+                }
+                let mut tally = tally.lock().expect("not poisoned");
+                tally.add(outcome.a_points);
+                let (low, elo, high) = tally.elo();
+                progress.set_message(format!(
+                    "{name_a} +{} ={} -{} against {name_b}, Elo {elo:+.0} [{low:+.0}, {high:+.0}]",
+                    tally.wins, tally.draws, tally.losses
+                ));
+                progress.inc(1);
+                if let Some(forfeit) = &outcome.forfeit {
+                    progress.println(format!("game on board {}: {forfeit}", outcome.board + 1));
+                }
+                if let Some(found) = sprt(&tally) {
+                    *verdict.lock().expect("not poisoned") = Some(found);
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        games.extend(outcomes.iter().map(GameRecord::of));
+    }
+    progress.finish_and_clear();
+    if let Some(error) = write_error.into_inner().expect("not poisoned") {
+        return Err(error);
+    }
+    games.sort_by_key(GameRecord::pairing);
+    let mut tally = Tally::default();
+    for game in &games {
+        tally.add(game.a_points);
     }
     let (low, elo, high) = tally.elo();
     let verdict = verdict.into_inner().expect("not poisoned");
@@ -269,19 +310,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         format!("SPRT elo0 {elo0} elo1 {elo1}: LLR {:.2}, {result}", tally.llr(elo0, elo1))
     });
     if args.json {
-        let results = outcomes
-            .iter()
-            .map(|o| GameJson {
-                board: o.board + 1,
-                a_color: o.a_color,
-                a_points: o.a_points,
-                red_total: o.totals.0,
-                black_total: o.totals.1,
-                moves: format_moves(&o.moves),
-                forfeit: o.forfeit.as_ref().map(ToString::to_string),
-                time_loss: o.forfeit.as_ref().is_some_and(|forfeit| forfeit.is_time_loss()),
-            })
-            .collect();
         let summary = SummaryJson {
             player_a: name_a,
             player_b: name_b,
@@ -294,12 +322,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             elo_low: low,
             elo_high: high,
             sprt: sprt_text,
-            tc: args.tc.map(|clock| format!("{}+{}", clock.limit.as_secs_f64(), clock.increment.as_secs_f64())),
+            tc: args.tc.map(format_clock),
             movetime_a_ms: args.tc.is_none().then(|| movetimes[0].as_millis()),
             movetime_b_ms: args.tc.is_none().then(|| movetimes[1].as_millis()),
-            time_losses_a: time_losses(&outcomes, true),
-            time_losses_b: time_losses(&outcomes, false),
-            results,
+            time_losses_a: time_losses(&games, true),
+            time_losses_b: time_losses(&games, false),
+            results: games,
         };
         outln!("{}", serde_json::to_string(&summary)?);
     } else {
@@ -317,11 +345,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             outln!("time per move: {name_a} {a} ms, {name_b} {b} ms");
         }
         if args.tc.is_some() {
-            outln!(
-                "time losses: {name_a} {}, {name_b} {}",
-                time_losses(&outcomes, true),
-                time_losses(&outcomes, false)
-            );
+            outln!("time losses: {name_a} {}, {name_b} {}", time_losses(&games, true), time_losses(&games, false));
         }
         if let Some(text) = sprt_text {
             outln!("{text}");

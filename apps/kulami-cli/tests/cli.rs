@@ -368,6 +368,70 @@ fn a_match_stops_once_its_sprt_decides() {
 }
 
 #[test]
+fn a_match_kept_in_a_games_file_plays_only_the_games_not_in_it() {
+    let dir = std::env::temp_dir().join(format!("kulami-games-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.jsonl");
+    let path = file.to_str().unwrap();
+    let command = ["match", "1", "2", "--random", "2", "--games", path, "--json"];
+    let lines = || -> Vec<String> { std::fs::read_to_string(&file).unwrap().lines().map(str::to_owned).collect() };
+    let games =
+        |lines: &[String]| -> Vec<Value> { lines[1..].iter().map(|l| serde_json::from_str(l).unwrap()).collect() };
+
+    // Each game is written as it ends, after a first line with the match's settings.
+    let whole = json(&command);
+    let first = lines();
+    assert_eq!(first.len(), 5, "{first:?}");
+    let settings: Value = serde_json::from_str(&first[0]).unwrap();
+    assert_eq!(settings["match"]["player_a"], "level 1");
+    assert_eq!(settings["match"]["boards"].as_array().unwrap().len(), 2);
+    let mut recorded = games(&first);
+    recorded.sort_by_key(|game| (game["board"].as_u64(), game["a_color"] == "black"));
+    assert_eq!(whole["results"].as_array().unwrap(), &recorded);
+
+    // Stopped after two games, the match plays the other two and counts all four.
+    std::fs::write(&file, first[..3].join("\n") + "\n").unwrap();
+    let finished = json(&command);
+    let now = lines();
+    assert_eq!(now.len(), 5, "two games added, none played again: {now:?}");
+    assert_eq!(now[..3], first[..3]);
+    assert_eq!(finished["games"], 4);
+    let results = finished["results"].as_array().unwrap();
+    for kept in games(&first[..3]) {
+        assert!(results.contains(&kept), "{kept} is counted");
+    }
+    let mut pairings: Vec<(u64, String)> =
+        results.iter().map(|g| (g["board"].as_u64().unwrap(), g["a_color"].as_str().unwrap().to_owned())).collect();
+    pairings.dedup();
+    assert_eq!(pairings.len(), 4, "each board with each colour once: {pairings:?}");
+
+    // A finished match plays nothing more and reports the same.
+    assert_eq!(json(&command), finished);
+    assert_eq!(lines(), now);
+
+    // Another match's settings, and lines that are not its games, are refused, the file kept.
+    let message = fails(&["match", "1", "2", "--random", "3", "--games", path], 1);
+    assert!(message.contains("records another match") && message.contains("boards"), "{message}");
+    let message = fails(&["match", "1", "3", "--random", "2", "--games", path, "--movetime", "50"], 1);
+    assert!(message.contains("player B, time per move"), "{message}");
+    assert_eq!(lines(), now);
+    let off_the_match = now[1].replace("\"board\":1", "\"board\":7");
+    let broken = [
+        ("{\"board\":2,\"a_col", "line 6: not a game record"),
+        (off_the_match.as_str(), "line 6: board 7 is not one of the match's 1 to 2"),
+        (now[1].as_str(), "line 6: board 1 with A as red is recorded twice"),
+    ];
+    for (line, expected) in broken {
+        std::fs::write(&file, now.join("\n") + "\n" + line + "\n").unwrap();
+        let message = fails(&command, 1);
+        assert!(message.contains(expected), "{message}");
+    }
+    std::fs::write(&file, "a list of games\n").unwrap();
+    assert!(fails(&command, 1).contains("line 1: not the settings of a match"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn each_player_keeps_its_own_time_per_move() {
     // An external engine that logs what it is told: B's time per move reaches it, A's does not.
     let dir = std::env::temp_dir().join(format!("kulami-movetime-{}", std::process::id()));

@@ -31,7 +31,7 @@
 //!     // The player who took the last counter won: the one not to move now.
 //!     if a_to_move { 0.0 } else { 1.0 }
 //! };
-//! let outcomes = run(4, 2, || (), play, |_, _| ControlFlow::Continue(()));
+//! let outcomes = run(&Pairing::every(4), 2, || (), play, |_, _| ControlFlow::Continue(()));
 //! assert_eq!(outcomes.len(), 8);
 //! assert_eq!(outcomes[0].0, Pairing { start: 0, a_first: true });
 //! // Taking one every time loses every game to perfect play, even from a pile of 8 with A first.
@@ -53,27 +53,29 @@ pub struct Pairing {
 
 impl Pairing {
     /// The games of a match of `starts` starts, in order: each start with A first, then second.
-    fn nth(index: usize) -> Pairing {
-        Pairing { start: index / 2, a_first: index.is_multiple_of(2) }
+    #[must_use]
+    pub fn every(starts: usize) -> Vec<Pairing> {
+        (0..starts).flat_map(|start| [true, false].map(|a_first| Pairing { start, a_first })).collect()
     }
 }
 
-/// Plays every start of `starts` twice (A first, then A second) on up to `concurrency` threads.
+/// Plays the games `pairings` (usually [`Pairing::every`] start twice; fewer to finish a match
+/// begun earlier) on up to `concurrency` threads, in their order.
 /// Each thread builds its own players with `players()` and plays each of its games with
 /// `play(&mut players, pairing)`; `on_game` hears of each game as it ends (from any thread) and
 /// may stop the match by returning `ControlFlow::Break` (games under way still finish). Returns
-/// the games played with their outcomes, in the order of the pairings.
+/// the games played with their outcomes, in the order of `pairings`.
 ///
 /// # Panics
 /// If `players`, `play` or `on_game` panics (the panic is passed on).
 pub fn run<P, O: Send>(
-    starts: usize,
+    pairings: &[Pairing],
     concurrency: usize,
     players: impl Fn() -> P + Sync,
     play: impl Fn(&mut P, Pairing) -> O + Sync,
     on_game: impl Fn(Pairing, &O) -> ControlFlow<()> + Sync,
 ) -> Vec<(Pairing, O)> {
-    let games = starts * 2;
+    let games = pairings.len();
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     let outcomes = Mutex::new(Vec::with_capacity(games));
@@ -86,7 +88,7 @@ pub fn run<P, O: Send>(
                     if index >= games || stopped.load(Ordering::Relaxed) {
                         break;
                     }
-                    let pairing = Pairing::nth(index);
+                    let pairing = pairings[index];
                     let outcome = play(&mut players, pairing);
                     if on_game(pairing, &outcome).is_break() {
                         stopped.store(true, Ordering::Relaxed);
@@ -109,7 +111,7 @@ mod tests {
     fn every_start_is_played_both_ways_once_each_thread_with_its_own_players() {
         let built = AtomicUsize::new(0);
         let outcomes = run(
-            5,
+            &Pairing::every(5),
             2,
             || {
                 built.fetch_add(1, Ordering::Relaxed);
@@ -119,8 +121,11 @@ mod tests {
             |_, _| ControlFlow::Continue(()),
         );
         let pairings: Vec<Pairing> = outcomes.iter().map(|(pairing, _)| *pairing).collect();
-        let expected: Vec<Pairing> = (0..10).map(Pairing::nth).collect();
-        assert_eq!(pairings, expected);
+        assert_eq!(pairings, Pairing::every(5));
+        assert_eq!(
+            pairings[..3],
+            [(0, true), (0, false), (1, true)].map(|(start, a_first)| Pairing { start, a_first })
+        );
         assert!(outcomes.iter().all(|(pairing, (_, seen))| pairing == seen));
         assert_eq!(built.load(Ordering::Relaxed), 2, "one set of players a thread");
         // Each game was played on a thread with that thread's players.
@@ -129,9 +134,16 @@ mod tests {
 
     #[test]
     fn a_match_stops_when_asked_and_an_empty_one_plays_nothing() {
-        let stopped = run(10, 1, || (), |_, pairing| pairing.start, |_, _| ControlFlow::Break(()));
+        let stopped = run(&Pairing::every(10), 1, || (), |_, pairing| pairing.start, |_, _| ControlFlow::Break(()));
         assert_eq!(stopped.len(), 1);
-        let none: Vec<(Pairing, ())> = run(0, 4, || (), |_, _| (), |_, _| ControlFlow::Continue(()));
+        let none: Vec<(Pairing, ())> = run(&[], 4, || (), |_, _| (), |_, _| ControlFlow::Continue(()));
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn only_the_pairings_given_are_played_in_their_order() {
+        let rest = [Pairing { start: 3, a_first: false }, Pairing { start: 1, a_first: true }];
+        let played = run(&rest, 2, || (), |_, pairing| pairing, |_, _| ControlFlow::Continue(()));
+        assert_eq!(played, rest.map(|pairing| (pairing, pairing)));
     }
 }

@@ -47,7 +47,7 @@ fn main() {
         // A is `level`; it plays yellow (first) and then blue from each opening.
         let play =
             |_: &mut (), pairing: Pairing| game(opening(shape, pairing.start), level, level - 1, pairing.a_first);
-        let points: Vec<f64> = run(openings, 2, || (), play, |_, _| ControlFlow::Continue(()))
+        let points: Vec<f64> = run(&Pairing::every(openings), 2, || (), play, |_, _| ControlFlow::Continue(()))
             .into_iter()
             .map(|(_, points)| points)
             .collect();

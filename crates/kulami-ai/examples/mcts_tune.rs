@@ -102,6 +102,7 @@ fn main() {
         concurrency: 2,
         clock: None,
         swap_rule: false,
+        played: Vec::new(),
     };
     let outcomes =
         run_match(&plan, |side| Ok(player(&args[side], side, time)), |_| std::ops::ControlFlow::Continue(()));

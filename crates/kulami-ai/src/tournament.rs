@@ -213,7 +213,7 @@ pub fn play_game<'p>(
 }
 
 /// What a match plays.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MatchPlan {
     /// The boards; each is played twice, A as red then A as black.
     pub boards: Vec<Arc<Layout>>,
@@ -225,6 +225,9 @@ pub struct MatchPlan {
     pub clock: Option<GameClock>,
     /// Whether the games are played with the swap rule.
     pub swap_rule: bool,
+    /// Games not to play, as (board index, A's colour): those an earlier run of the match
+    /// already played.
+    pub played: Vec<(usize, Color)>,
 }
 
 /// Plays the match. `make_player(0)` and `make_player(1)` build players A and B for one worker
@@ -243,7 +246,7 @@ where
     F: Fn(usize) -> Result<Box<dyn Player>, PlayerError> + Sync,
 {
     let play = |players: &mut [Result<Box<dyn Player>, PlayerError>; 2], pairing: Pairing| {
-        let (board, a_color) = (pairing.start, if pairing.a_first { Color::Red } else { Color::Black });
+        let (board, a_color) = (pairing.start, a_color(pairing));
         let GameResult { moves, winner, totals, forfeit } = match players {
             [Ok(a), Ok(b)] => {
                 let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
@@ -273,9 +276,17 @@ where
         GameOutcome { board, a_color, moves, totals, a_points, forfeit }
     };
     let players = || [make_player(0), make_player(1)];
-    let played =
-        game_search::matches::run(plan.boards.len(), plan.concurrency, players, play, |_, outcome| on_game(outcome));
+    let to_play: Vec<Pairing> = Pairing::every(plan.boards.len())
+        .into_iter()
+        .filter(|&pairing| !plan.played.contains(&(pairing.start, a_color(pairing))))
+        .collect();
+    let played = game_search::matches::run(&to_play, plan.concurrency, players, play, |_, outcome| on_game(outcome));
     played.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
+/// The colour player A begins `pairing`'s game with.
+fn a_color(pairing: Pairing) -> Color {
+    if pairing.a_first { Color::Red } else { Color::Black }
 }
 
 #[cfg(test)]
@@ -378,7 +389,14 @@ mod tests {
     fn a_match_plays_each_board_with_both_colours() {
         let board = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
         let boards = vec![Arc::clone(&board), board];
-        let plan = MatchPlan { boards, scoring: Scoring::Standard, concurrency: 2, clock: None, swap_rule: false };
+        let plan = MatchPlan {
+            boards,
+            scoring: Scoring::Standard,
+            concurrency: 2,
+            clock: None,
+            swap_rule: false,
+            played: Vec::new(),
+        };
         let make = |side: usize| -> Result<Box<dyn Player>, PlayerError> {
             Ok(if side == 0 { Box::new(Engine::new(Level::Club, EngineOptions::default())) } else { Box::new(Broken) })
         };
@@ -394,6 +412,12 @@ mod tests {
             assert_eq!(outcome.a_points, 1.0, "the broken player forfeits every game");
             assert!(outcome.forfeit.as_ref().unwrap().to_string().starts_with("broken"));
         }
+        let rest =
+            run_match(&MatchPlan { played: vec![(0, Color::Red), (1, Color::Black)], ..plan.clone() }, make, |_| {
+                ControlFlow::Continue(())
+            });
+        let games: Vec<(usize, Color)> = rest.iter().map(|outcome| (outcome.board, outcome.a_color)).collect();
+        assert_eq!(games, [(0, Color::Black), (1, Color::Red)], "the games not played before, in order");
         let stop_after_one = run_match(&MatchPlan { concurrency: 1, ..plan }, make, |_| ControlFlow::Break(()));
         assert_eq!(stop_after_one.len(), 1);
     }
