@@ -207,19 +207,19 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let movetimes = [args.movetime, args.movetime_b.unwrap_or(args.movetime)];
     let (name_a, name_b) = (args.player_a.name(), args.player_b.name());
     let boards = boards(args)?;
+    let settings = MatchSettings {
+        player_a: name_a.clone(),
+        player_b: name_b.clone(),
+        boards: boards.iter().map(|board| board.to_one_line()).collect(),
+        scoring: args.scoring.to_string(),
+        swap: args.swap,
+        tc: args.tc.map(format_clock),
+        movetime_a_ms: args.tc.is_none().then(|| movetimes[0].as_millis()),
+        movetime_b_ms: args.tc.is_none().then(|| movetimes[1].as_millis()),
+        threads: args.threads,
+    };
     let (games_file, mut games) = match &args.games {
         Some(path) => {
-            let settings = MatchSettings {
-                player_a: name_a.clone(),
-                player_b: name_b.clone(),
-                boards: boards.iter().map(|board| board.to_one_line()).collect(),
-                scoring: args.scoring.to_string(),
-                swap: args.swap,
-                tc: args.tc.map(format_clock),
-                movetime_a_ms: args.tc.is_none().then(|| movetimes[0].as_millis()),
-                movetime_b_ms: args.tc.is_none().then(|| movetimes[1].as_millis()),
-                threads: args.threads,
-            };
             let (file, recorded) = GamesFile::open(path, &settings)?;
             if !recorded.is_empty() {
                 eprintln!(
@@ -250,10 +250,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .expect("a valid template"),
     );
     progress.set_position(games.len() as u64);
-    let mut tally = Tally::default();
-    for game in &games {
-        tally.add(game.a_points);
-    }
+    let tally: Tally = games.iter().map(|game| game.a_points).collect();
     let sprt =
         |tally: &Tally| args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error));
     let verdict = Mutex::new(sprt(&tally));
@@ -295,10 +292,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         return Err(error);
     }
     games.sort_by_key(GameRecord::pairing);
-    let mut tally = Tally::default();
-    for game in &games {
-        tally.add(game.a_points);
-    }
+    let tally: Tally = games.iter().map(|game| game.a_points).collect();
     let (low, elo, high) = tally.elo();
     let verdict = verdict.into_inner().expect("not poisoned");
     let sprt_text = args.sprt.map(|(elo0, elo1)| {
@@ -311,8 +305,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     });
     if args.json {
         let summary = SummaryJson {
-            player_a: name_a,
-            player_b: name_b,
+            player_a: settings.player_a,
+            player_b: settings.player_b,
             games: tally.games(),
             wins: tally.wins,
             draws: tally.draws,
@@ -322,9 +316,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             elo_low: low,
             elo_high: high,
             sprt: sprt_text,
-            tc: args.tc.map(format_clock),
-            movetime_a_ms: args.tc.is_none().then(|| movetimes[0].as_millis()),
-            movetime_b_ms: args.tc.is_none().then(|| movetimes[1].as_millis()),
+            tc: settings.tc,
+            movetime_a_ms: settings.movetime_a_ms,
+            movetime_b_ms: settings.movetime_b_ms,
             time_losses_a: time_losses(&games, true),
             time_losses_b: time_losses(&games, false),
             results: games,

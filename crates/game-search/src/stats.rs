@@ -110,6 +110,17 @@ impl Tally {
     }
 }
 
+/// Tallies games by each one's points: `[1.0, 0.5].into_iter().collect::<Tally>()`.
+impl FromIterator<f64> for Tally {
+    fn from_iter<I: IntoIterator<Item = f64>>(points: I) -> Tally {
+        let mut tally = Tally::default();
+        for game in points {
+            tally.add(game);
+        }
+        tally
+    }
+}
+
 /// The mean points per game and the variance of one game's points, of games counted as
 /// `[wins, draws, losses]` (0 and 0 for no games).
 fn moments([wins, draws, losses]: [f64; 3]) -> (f64, f64) {
@@ -161,10 +172,7 @@ mod tests {
         assert_eq!(lost.sprt(0.0, 100.0, 0.05, 0.05), Some(SprtVerdict::NotStronger));
         let drawn = Tally { wins: 0, draws: 40, losses: 0 };
         assert_eq!(drawn.sprt(0.0, 100.0, 0.05, 0.05), Some(SprtVerdict::NotStronger));
-        let mut tally = Tally::default();
-        for points in [1.0, 0.5, 0.0] {
-            tally.add(points);
-        }
-        assert_eq!(tally, Tally { wins: 1, draws: 1, losses: 1 });
+        let tally: Tally = [1.0, 0.5, 0.0, 1.0].into_iter().collect();
+        assert_eq!(tally, Tally { wins: 2, draws: 1, losses: 1 });
     }
 }

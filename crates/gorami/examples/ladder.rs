@@ -51,8 +51,7 @@ fn main() {
             .into_iter()
             .map(|(_, points)| points)
             .collect();
-        let mut tally = Tally::default();
-        points.iter().for_each(|&p| tally.add(p));
+        let tally: Tally = points.iter().copied().collect();
         let (low, elo, high) = tally.elo();
         println!(
             "board {shape}: level {level} against {}: {:.1}/{} ({:.0}%), Elo {elo:+.0} [{low:+.0}, {high:+.0}], {:.0} s",

@@ -106,10 +106,7 @@ fn main() {
     };
     let outcomes =
         run_match(&plan, |side| Ok(player(&args[side], side, time)), |_| std::ops::ControlFlow::Continue(()));
-    let mut tally = Tally::default();
-    for outcome in &outcomes {
-        tally.add(outcome.a_points);
-    }
+    let tally: Tally = outcomes.iter().map(|outcome| outcome.a_points).collect();
     let (low, elo, high) = tally.elo();
     println!(
         "{} vs {}: {} games, {:.1}%, Elo {elo:+.0} ({low:+.0}..{high:+.0})",
