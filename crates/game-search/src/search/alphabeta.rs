@@ -44,7 +44,9 @@ const DEFERRED: i32 = i32::MIN;
 /// 1.34 for the 15; from 12, 14 or 16 alike; from 8 or 10 slower than 14 at 24 plies. A search
 /// two plies deep under each move ordered no better and cost more.
 const EVALUATION_ORDER_MIN_DEPTH: u32 = 14;
-/// Half the first window of the exact search around the warm-up's value.
+/// Half the first window of the exact search around the warm-up's value. For Kulami (100 a
+/// point) 50, 100 and 300 solved 26 plies alike (`PLAY=engine examples/endgames`, 1.07 to 1.10 s
+/// median, 293 to 297 million nodes for the 15, against 1.14 s and 297 million at 150).
 const ASPIRATION: i32 = 150;
 /// Nodes between looks at the clock and the shared counters.
 const CHECK_EVERY: u64 = 1024;
