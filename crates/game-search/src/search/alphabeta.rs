@@ -46,7 +46,7 @@ const DEFERRED: i32 = i32::MIN;
 const EVALUATION_ORDER_MIN_DEPTH: u32 = 14;
 /// Half the first window of the exact search around the warm-up's value. For Kulami (100 a
 /// point) 50, 100 and 300 solved 26 plies alike (`PLAY=engine examples/endgames`, 1.07 to 1.10 s
-/// median, 293 to 297 million nodes for the 15, against 1.14 s and 297 million at 150).
+/// median, 293 to 297 million nodes for the 15, against 1.11 to 1.14 s and 297 million at 150).
 const ASPIRATION: i32 = 150;
 /// Nodes between looks at the clock and the shared counters.
 const CHECK_EVERY: u64 = 1024;
