@@ -250,13 +250,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .expect("a valid template"),
     );
     progress.set_position(games.len() as u64);
-    let tally: Tally = games.iter().map(|game| game.a_points).collect();
+    let tally = Mutex::new(games.iter().map(|game| game.a_points).collect::<Tally>());
     let sprt =
         |tally: &Tally| args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error));
-    let verdict = Mutex::new(sprt(&tally));
+    let verdict = Mutex::new(sprt(&tally.lock().expect("not poisoned")));
     let write_error = Mutex::new(None);
     if verdict.lock().expect("not poisoned").is_none() {
-        let tally = Mutex::new(tally);
         let outcomes = run_match(
             &plan,
             |side| [&args.player_a, &args.player_b][side].build(movetimes[side], args, timeout),
@@ -292,7 +291,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         return Err(error);
     }
     games.sort_by_key(GameRecord::pairing);
-    let tally: Tally = games.iter().map(|game| game.a_points).collect();
+    let tally = tally.into_inner().expect("not poisoned");
     let (low, elo, high) = tally.elo();
     let verdict = verdict.into_inner().expect("not poisoned");
     let sprt_text = args.sprt.map(|(elo0, elo1)| {
