@@ -9,6 +9,6 @@ mod search;
 mod solver;
 pub mod stats;
 
-pub use game::{Evaluator, Proven, SearchGame, minimax};
+pub use game::{Evaluator, Proven, SearchGame, minimax, pick_below};
 pub use search::{INFINITY, Limits, Proof, RankedMoves, SearchResult, Searcher};
 pub use solver::{SolveProgress, Solved, Solver};

@@ -222,6 +222,12 @@ impl SearchGame for KulamiState {
         self.position.legal_moves().is_empty().then(|| self.margin())
     }
 
+    /// The legal moves found once, not once for their count and again for the pick.
+    fn random_move(&self, random: u64) -> Option<Cell> {
+        let moves = self.position.legal_moves();
+        moves.iter().nth(game_search::pick_below(random, moves.len()))
+    }
+
     /// A playout leads to one finished game: counting the areas there once costs less than a
     /// flood fill at every move.
     fn prepare_for_playouts(&mut self) {
@@ -403,6 +409,27 @@ mod tests {
                 check(&game);
             }
         }
+    }
+
+    #[test]
+    fn a_random_move_is_the_legal_move_its_number_picks_and_none_at_the_end() {
+        let mut game = state("");
+        let mut x = 7_u64;
+        while game.move_count() > 0 {
+            let moves: Vec<Cell> = game.moves().into_iter().collect();
+            let mut picked = vec![0; moves.len()];
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mv = game.random_move(x).expect("a game that is not over has a move");
+                assert_eq!(mv, moves[game_search::pick_below(x, moves.len())]);
+                picked[moves.iter().position(|&legal| legal == mv).expect("a legal move")] += 1;
+            }
+            assert!(picked.iter().all(|&times| times > 0) || moves.len() > 20, "{picked:?}");
+            game.play(moves[game.ply() % moves.len()]);
+        }
+        assert_eq!(game.random_move(x), None);
     }
 
     #[test]

@@ -328,6 +328,52 @@ struct Tree<'e, G: SearchGame> {
     made_later: [Vec<u64>; 2],
     /// Who moves at the root, for [`MctsOptions::contempt`].
     root_mover: u8,
+    visit_roots: VisitRoots,
+}
+
+/// The square roots [`Tree::select`] needs, by visit count, for the counts below
+/// [`VisitRoots::COUNTS`] (the rest are computed): most children it scores have fewer visits.
+struct VisitRoots {
+    /// `1 / sqrt(n)`.
+    inverse_roots: Vec<f64>,
+    /// The RAVE weight `sqrt(k / (3n + k))` for the tree's equivalence `k`.
+    rave_weights: Vec<f64>,
+}
+
+impl VisitRoots {
+    const COUNTS: u32 = 1024;
+
+    fn new(rave_equivalence: Option<f64>) -> VisitRoots {
+        let counts = 0..VisitRoots::COUNTS;
+        VisitRoots {
+            inverse_roots: counts.clone().map(VisitRoots::computed_inverse_root).collect(),
+            rave_weights: rave_equivalence.map_or_else(Vec::new, |equivalence| {
+                counts.map(|visits| VisitRoots::computed_rave_weight(visits, equivalence)).collect()
+            }),
+        }
+    }
+
+    fn computed_inverse_root(visits: u32) -> f64 {
+        1.0 / f64::from(visits).sqrt()
+    }
+
+    fn computed_rave_weight(visits: u32, equivalence: f64) -> f64 {
+        (equivalence / (3.0 * f64::from(visits) + equivalence)).sqrt()
+    }
+
+    fn inverse_root(&self, visits: u32) -> f64 {
+        match self.inverse_roots.get(visits as usize) {
+            Some(&root) => root,
+            None => VisitRoots::computed_inverse_root(visits),
+        }
+    }
+
+    fn rave_weight(&self, visits: u32, equivalence: f64) -> f64 {
+        match self.rave_weights.get(visits as usize) {
+            Some(&weight) => weight,
+            None => VisitRoots::computed_rave_weight(visits, equivalence),
+        }
+    }
 }
 
 impl<'e, G: SearchGame> Tree<'e, G> {
@@ -356,6 +402,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             movers: Vec::new(),
             made_later: [vec![0; words], vec![0; words]],
             root_mover,
+            visit_roots: VisitRoots::new(options.rave_equivalence),
         }
     }
 
@@ -450,12 +497,10 @@ impl<'e, G: SearchGame> Tree<'e, G> {
         let (end_mover, end_outcome) = match self.nodes[current].proven {
             Some(outcome) => (*self.movers.last().expect("the root is never proven"), outcome),
             None => loop {
-                if let Some(value) = self.game.terminal_value() {
+                let Some(mv) = self.game.random_move(self.rng.next_u64()) else {
+                    let value = self.game.terminal_value().expect("a game without moves is over");
                     break (self.game.mover(), value.signum() as i8);
-                }
-                let count = self.game.move_count() as u64;
-                let pick = (self.rng.next_u64() % count) as usize;
-                let mv = self.game.moves().into_iter().nth(pick).expect("index below count");
+                };
                 self.play(mv);
             },
         };
@@ -535,14 +580,17 @@ impl<'e, G: SearchGame> Tree<'e, G> {
 
     /// The child to follow: UCB1 on the blend of its own and its all-moves-as-first value.
     fn select(&self, index: usize) -> usize {
-        let parent_visits_ln = f64::from(self.nodes[index].visits.max(1)).ln();
+        // The square roots of UCB1 and of the RAVE weight were most of the selection's time:
+        // `sqrt(ln N / n)` is `sqrt(ln N)` once per node times `1 / sqrt(n)` from a table, and
+        // the weight comes from a table too, for the visit counts it holds.
+        let exploration = self.options.exploration * f64::from(self.nodes[index].visits.max(1)).ln().sqrt();
         let score = |child: &Node<G::Move>| {
             let visits = f64::from(child.visits);
             let own = if child.visits > 0 { f64::from(child.wins) / visits } else { 0.0 };
             let value = match self.options.rave_equivalence {
                 Some(equivalence) if child.amaf_visits > 0 => {
                     let amaf = f64::from(child.amaf_wins) / f64::from(child.amaf_visits);
-                    let weight = (equivalence / (3.0 * visits + equivalence)).sqrt();
+                    let weight = self.visit_roots.rave_weight(child.visits, equivalence);
                     (1.0 - weight) * own + weight * amaf
                 }
                 // Unvisited and never seen in a playout: try it first.
@@ -553,7 +601,7 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                 Some((_, minimax)) => (1.0 - minimax.weight) * value + minimax.weight * f64::from(child.heuristic),
                 None => value,
             };
-            value + self.options.exploration * (parent_visits_ln / visits.max(1.0)).sqrt()
+            value + exploration * self.visit_roots.inverse_root(child.visits.max(1))
         };
         self.children(index)
             .max_by(|&a, &b| score(&self.nodes[a]).total_cmp(&score(&self.nodes[b])))

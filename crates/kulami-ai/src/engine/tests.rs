@@ -170,15 +170,15 @@ fn the_tree_search_starts_from_the_tree_its_last_move_grew() {
     let mut state = random_play(3, |state| state.moves_left_at_most() <= 50);
     let expected = engine.choose(state.position(), Scoring::Standard, None).pv;
     assert!(engine.kept.0.nodes() > 0);
-    // The move and the reply the search expects, below which it looked most.
-    for &mv in &expected[..2] {
-        state.play(mv.cell().expect("a placement"));
-    }
+    // The move the search chose, below which it looked most. (Two plies on, where the engine
+    // next moves in a game, the subtree kept is a few hundred nodes, no more than trees grown
+    // from different seeds differ by: `game-search`'s tests check that reuse by visits.)
+    state.play(expected[0].cell().expect("a placement"));
     engine.choose(state.position(), Scoring::Standard, None);
     let mut fresh = Engine::new(Level::Master, options);
     fresh.choose(state.position(), Scoring::Standard, None);
-    // Trees grown from the same number of playouts differ by a few nodes; the kept subtree
-    // adds several hundred.
+    // Trees grown from the same number of playouts differ by a few percent; the kept subtree
+    // adds more than a tenth.
     assert!(
         engine.kept.0.nodes() > fresh.kept.0.nodes() * 21 / 20,
         "the kept subtree grows on: {} against {} nodes",
