@@ -362,17 +362,12 @@ impl VisitRoots {
     }
 
     fn inverse_root(&self, visits: u32) -> f64 {
-        match self.inverse_roots.get(visits as usize) {
-            Some(&root) => root,
-            None => VisitRoots::computed_inverse_root(visits),
-        }
+        self.inverse_roots.get(visits as usize).copied().unwrap_or_else(|| VisitRoots::computed_inverse_root(visits))
     }
 
     fn rave_weight(&self, visits: u32, equivalence: f64) -> f64 {
-        match self.rave_weights.get(visits as usize) {
-            Some(&weight) => weight,
-            None => VisitRoots::computed_rave_weight(visits, equivalence),
-        }
+        (self.rave_weights.get(visits as usize).copied())
+            .unwrap_or_else(|| VisitRoots::computed_rave_weight(visits, equivalence))
     }
 }
 
