@@ -89,11 +89,14 @@ pub trait SearchGame: Clone + Send {
     fn known_value(&self) -> Option<i32> {
         None
     }
-    /// The value for the side to move of its best move, in a position where every legal move
-    /// ends the game, if the game can tell without playing them (Kulami: the last marble can
-    /// only win or tie the tile it goes on). The exact searches take it instead of playing each
-    /// last move, which is where most of their nodes are. `None` (the default): they play them.
-    fn last_move_value(&self) -> Option<i32> {
+    /// The exact value for the side to move of a position a few moves from the end, if the game
+    /// can tell without playing them (Kulami: the last two, since a marble only wins or ties
+    /// its tile and the reply goes on another). Fail-soft in the window `(alpha, beta)`: a
+    /// value at or below `alpha` may stand for any lower one, at or above `beta` for any higher
+    /// one. The exact searches take it instead of the plies nearest the end, which is where
+    /// most of their nodes are. `None` (the default): they play them.
+    fn endgame_value(&self, alpha: i32, beta: i32) -> Option<i32> {
+        let _ = (alpha, beta);
         None
     }
     /// The legal move that `random`, a uniformly drawn number, picks (each move equally likely),

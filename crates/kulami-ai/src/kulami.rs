@@ -99,8 +99,12 @@ impl KulamiState {
     /// The tile points the side to move gains by a marble on `cell`: the tile's holes if the
     /// marble takes the lead there or draws level (the opponent loses the tile), else none.
     fn tile_gain(&self, cell: Cell) -> i32 {
+        self.tile_gain_of(self.position.side_to_move(), cell)
+    }
+
+    /// The same for a marble of `me`, either side, as the tiles stand now.
+    fn tile_gain_of(&self, me: Color, cell: Cell) -> i32 {
         let position = &self.position;
-        let me = position.side_to_move();
         position.layout().tile_index(cell).map_or(0, |tile| {
             let lead = position.tile_count(tile, me) as i32 - position.tile_count(tile, me.other()) as i32;
             if lead == 0 || lead == -1 { position.layout().tile_holes_at(cell) as i32 } else { 0 }
@@ -257,14 +261,39 @@ impl SearchGame for KulamiState {
         Some(((now - theirs * self.largest_tile) * POINT, (now + mine * self.largest_tile) * POINT))
     }
 
-    /// Under the standard scoring the last marble changes the margin by what it gains on its
-    /// tile alone.
-    fn last_move_value(&self) -> Option<i32> {
-        if self.scoring != Scoring::Standard {
+    /// Under the standard scoring, with at most two moves left: a marble changes the margin by
+    /// what it gains on its tile alone, and the reply may not go on the tile of the marble
+    /// before it (rule 3), so both gains are read from the tiles as they stand and neither move
+    /// is played. Fail-soft: no reply gains less than nothing, so a marble whose own gain
+    /// leaves the margin at or below what is already had needs no look at the replies.
+    fn endgame_value(&self, alpha: i32, beta: i32) -> Option<i32> {
+        if self.scoring != Scoring::Standard || self.moves_left_at_most() > 2 {
             return None;
         }
-        let best_gain = self.position.legal_moves().iter().map(|cell| self.tile_gain(cell)).max()?;
-        Some((self.tile_lead() + best_gain) * POINT)
+        let position = &self.position;
+        let opponent = position.side_to_move().other();
+        let lead = self.tile_lead() * POINT;
+        let mut best: Option<i32> = None;
+        for cell in position.legal_moves() {
+            let after = lead + self.tile_gain(cell) * POINT;
+            let floor = best.map_or(alpha, |best| best.max(alpha));
+            // Without a reply the game ends with this marble.
+            let reply_gain = if after <= floor {
+                0
+            } else {
+                let replies = position.legal_moves_after(cell);
+                replies.iter().map(|reply| self.tile_gain_of(opponent, reply)).max().unwrap_or(0)
+            };
+            let value = after - reply_gain * POINT;
+            if best.is_none_or(|best| value > best) {
+                best = Some(value);
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        // No move: the game is over, and the tiles as they stand are the final margin.
+        Some(best.unwrap_or(lead))
     }
 }
 
@@ -319,27 +348,45 @@ mod tests {
     }
 
     #[test]
-    fn the_last_moves_value_is_the_best_final_margin_of_playing_them() {
-        let mut checked = 0;
+    fn the_endgame_value_is_what_playing_out_the_last_two_moves_gives() {
+        let mut checked = [0; 2];
         for seed in 1..=300_u64 {
             let mut game = state("");
             let mut x = seed;
             while game.terminal_value().is_none() {
                 let moves: Vec<Cell> = game.moves().into_iter().collect();
-                if game.moves_left_at_most() == 1 {
-                    let best = moves
-                        .iter()
-                        .map(|&cell| {
-                            game.play(cell);
-                            let value = -game.terminal_value().expect("the last move ends the game");
-                            game.undo();
-                            value
-                        })
-                        .max();
-                    assert_eq!(game.last_move_value(), best, "seed {seed}");
+                let left = game.moves_left_at_most();
+                if left <= 2 {
+                    let exact = game_search::minimax(&mut game.clone());
+                    assert_eq!(
+                        game.endgame_value(-game_search::INFINITY, game_search::INFINITY),
+                        Some(exact),
+                        "seed {seed}, {left} left"
+                    );
+                    // Fail-soft: a value outside the window bounds the exact one on its side.
+                    for (alpha, beta) in
+                        [(exact - 300, exact - 100), (exact + 100, exact + 300), (exact - 1, exact + 1)]
+                    {
+                        let value = game.endgame_value(alpha, beta).expect("two moves left");
+                        match value {
+                            _ if value <= alpha => assert!(exact <= value, "seed {seed}: {value} in {alpha}..{beta}"),
+                            _ if value >= beta => assert!(exact >= value, "seed {seed}: {value} in {alpha}..{beta}"),
+                            _ => assert_eq!(value, exact, "seed {seed}: inside {alpha}..{beta}"),
+                        }
+                    }
                     let variant = KulamiState::new(game.position().clone(), Scoring::Area);
-                    assert_eq!(variant.last_move_value(), None, "a variant's bonuses need the moves played");
-                    checked += 1;
+                    assert_eq!(
+                        variant.endgame_value(-game_search::INFINITY, game_search::INFINITY),
+                        None,
+                        "a variant's bonuses need the moves played"
+                    );
+                    checked[left - 1] += 1;
+                } else {
+                    assert_eq!(
+                        game.endgame_value(-game_search::INFINITY, game_search::INFINITY),
+                        None,
+                        "{left} moves left"
+                    );
                 }
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -347,7 +394,7 @@ mod tests {
                 game.play(moves[(x % moves.len() as u64) as usize]);
             }
         }
-        assert!(checked > 50, "only {checked} games reached their last move");
+        assert!(checked.iter().all(|&count| count > 50), "positions checked with one and two moves left: {checked:?}");
     }
 
     #[test]

@@ -18,10 +18,12 @@ const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
 const SOLVER_WARMUP: u32 = 8;
 /// Remaining depths at or below which an exact search runs without ordering or table. Once the
-/// last move's value came without playing it ([`SearchGame::last_move_value`]), 3 beat 2 (26
+/// last move's value came without playing it ([`SearchGame::endgame_value`]), 3 beat 2 (26
 /// plies left: 25.9 s against 30.4 s for the 15 positions of `examples/endgames`, with 9% more
-/// nodes); 4 was level with 3 and 5 slower.
-const LEAN_DEPTH: u32 = 3;
+/// nodes); 4 was level with 3 and 5 slower. Once the last two moves' value came so, 4 and 5
+/// beat 3 (`PLAY=engine examples/endgames 26`, interleaved: 15.6 to 16.2 s for the 15 with
+/// 4, 15.9 to 16.0 s with 5, 16.4 to 16.5 s with 3).
+const LEAN_DEPTH: u32 = 4;
 /// Remaining depths at or below which the table is not used, in depth-limited and in exact
 /// searches. A probe is a cache miss (44% of an exact search's time at 3, by `perf`). Kulami's
 /// move rules make transpositions rare, so in exact subtrees the table serves mostly the
@@ -304,9 +306,6 @@ impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             return self.evaluator.evaluate(game);
         }
         let moves_left = game.moves_left_at_most();
-        if depth == 1 && moves_left <= 1 {
-            return self.last_move(game, beta);
-        }
         if depth <= LEAN_DEPTH && reaches_end(depth, moves_left) {
             return self.lean_solve(game, depth, alpha, beta);
         }
@@ -462,9 +461,6 @@ impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     /// The value of a position with one move left: the best final margin after it, found without
     /// the bookkeeping of a full node (this is where most of an exact search's nodes are).
     fn last_move(&mut self, game: &mut G, beta: i32) -> i32 {
-        if let Some(value) = game.last_move_value() {
-            return value;
-        }
         let mut best = -INFINITY;
         let mover = game.mover();
         for mv in game.moves() {
@@ -486,6 +482,9 @@ impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     /// bookkeeping: near the leaves, where most of an exact search's nodes are, they cost more
     /// than they save.
     fn lean_solve(&mut self, game: &mut G, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(value) = game.endgame_value(alpha, beta) {
+            return value;
+        }
         if depth == 1 {
             return self.last_move(game, beta);
         }
