@@ -349,6 +349,7 @@ mod tests {
 
     #[test]
     fn the_endgame_value_is_what_playing_out_the_last_two_moves_gives() {
+        use game_search::{INFINITY, minimax};
         let mut checked = [0; 2];
         for seed in 1..=300_u64 {
             let mut game = state("");
@@ -357,12 +358,8 @@ mod tests {
                 let moves: Vec<Cell> = game.moves().into_iter().collect();
                 let left = game.moves_left_at_most();
                 if left <= 2 {
-                    let exact = game_search::minimax(&mut game.clone());
-                    assert_eq!(
-                        game.endgame_value(-game_search::INFINITY, game_search::INFINITY),
-                        Some(exact),
-                        "seed {seed}, {left} left"
-                    );
+                    let exact = minimax(&mut game.clone());
+                    assert_eq!(game.endgame_value(-INFINITY, INFINITY), Some(exact), "seed {seed}, {left} left");
                     // Fail-soft: a value outside the window bounds the exact one on its side.
                     for (alpha, beta) in
                         [(exact - 300, exact - 100), (exact + 100, exact + 300), (exact - 1, exact + 1)]
@@ -376,17 +373,13 @@ mod tests {
                     }
                     let variant = KulamiState::new(game.position().clone(), Scoring::Area);
                     assert_eq!(
-                        variant.endgame_value(-game_search::INFINITY, game_search::INFINITY),
+                        variant.endgame_value(-INFINITY, INFINITY),
                         None,
                         "a variant's bonuses need the moves played"
                     );
                     checked[left - 1] += 1;
                 } else {
-                    assert_eq!(
-                        game.endgame_value(-game_search::INFINITY, game_search::INFINITY),
-                        None,
-                        "{left} moves left"
-                    );
+                    assert_eq!(game.endgame_value(-INFINITY, INFINITY), None, "{left} moves left");
                 }
                 x ^= x << 13;
                 x ^= x >> 7;

@@ -18,9 +18,9 @@ const SOLVER_REACH_UNTIMED: usize = 26;
 /// Depth of the warm-up before solving.
 const SOLVER_WARMUP: u32 = 8;
 /// Remaining depths at or below which an exact search runs without ordering or table. Once the
-/// last move's value came without playing it ([`SearchGame::endgame_value`]), 3 beat 2 (26
-/// plies left: 25.9 s against 30.4 s for the 15 positions of `examples/endgames`, with 9% more
-/// nodes); 4 was level with 3 and 5 slower. Once the last two moves' value came so, 4 and 5
+/// last move's value came without playing it, 3 beat 2 (26 plies left: 25.9 s against 30.4 s
+/// for the 15 positions of `examples/endgames`, with 9% more nodes); 4 was level with 3 and 5
+/// slower. Once the last two moves' value came so ([`SearchGame::endgame_value`]), 4 and 5
 /// beat 3 (`PLAY=engine examples/endgames 26`, interleaved: 15.6 to 16.2 s for the 15 with
 /// 4, 15.9 to 16.0 s with 5, 16.4 to 16.5 s with 3).
 const LEAN_DEPTH: u32 = 4;
