@@ -1,40 +1,12 @@
 //! The `kulami` binary as scripts and people use it: output formats of `docs/FORMATS.md`, exit codes,
 //! and one clear line on stderr for every kind of bad input.
 
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-use serde_json::{Value, json};
+use std::process::{Command, Stdio};
 
-const CLASSIC: &str = "AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO";
-
-fn kulami(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kulami")).args(args).output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let output = kulami(args);
-    assert!(output.status.success(), "{args:?}: {}", stderr(&output));
-    serde_json::from_str(&stdout(&output)).unwrap()
-}
-
-/// Bad input: the given exit code, nothing on stdout, exactly one line on stderr.
-fn fails(args: &[&str], code: i32) -> String {
-    let output = kulami(args);
-    assert_eq!(output.status.code(), Some(code), "{args:?}");
-    assert!(output.stdout.is_empty(), "{args:?} printed {}", stdout(&output));
-    let message = stderr(&output);
-    assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
-    message
-}
+use common::{CLASSIC, fails, json, kulami, stderr, stdout, with_input};
+use serde_json::json;
 
 #[test]
 fn legal_json_at_start_middle_and_end() {
@@ -176,15 +148,7 @@ fn show_draws_plain_text_when_piped() {
 }
 
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = with_input(&[["play"].as_slice(), args].concat(), input);
     assert!(output.status.success());
     String::from_utf8(output.stdout).unwrap()
 }
@@ -265,18 +229,6 @@ fn a_closed_pipe_ends_quietly() {
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }
 
-fn with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn engine_protocol_over_stdin() {
     let input = "name\n\nlayout AABB/CCDD/EEFF\nplay a1\ngenmove\nbogus\nfinal_score\nquit\nname\n";
@@ -304,154 +256,6 @@ fn engine_protocol_over_stdin() {
     assert_eq!(replies[3], "= ");
     assert_eq!(replies[4], "= swap", "the first marble is worth taking");
     assert!(replies[5].trim_start_matches("= ").parse::<kulami_core::Cell>().is_ok(), "{}", replies[5]);
-}
-
-#[test]
-fn match_between_levels_and_an_external_engine() {
-    let summary = json(&["match", "1", "3", "--random", "3", "--json"]);
-    assert_eq!(summary["games"], 6);
-    assert_eq!(summary["results"].as_array().unwrap().len(), 6);
-    assert_eq!(summary["results"][0]["a_color"], "red");
-    assert_eq!(summary["results"][1]["a_color"], "black");
-    let wins =
-        summary["wins"].as_u64().unwrap() + summary["draws"].as_u64().unwrap() + summary["losses"].as_u64().unwrap();
-    assert_eq!(wins, 6);
-    let engine = format!("cmd:{} engine --level 2", env!("CARGO_BIN_EXE_kulami"));
-    let summary = json(&["match", "2", &engine, "--boards", "easy,medium", "--json"]);
-    assert_eq!(summary["games"], 4);
-    assert!(summary["results"].as_array().unwrap().iter().all(|g| g["forfeit"].is_null()), "{summary}");
-    // With the swap rule level 2 takes over the first marble it plays on this small board (c1),
-    // as the built-in level and as the external engine alike (it is told `swap on`). On the
-    // beginner board it no longer does since its evaluation weighs threats: there c2, the first
-    // marble it plays, is a draw either way (docs/SOLVED.md).
-    let swapped = json(&["match", "2", &engine, "--boards", "AAAB/AAAB/CCDD/EEFF", "--swap", "--json"]);
-    for game in swapped["results"].as_array().unwrap() {
-        let moves: Vec<&str> = game["moves"].as_str().unwrap().split(' ').collect();
-        assert_eq!(moves.get(1), Some(&"swap"), "{game}");
-        assert!(game["forfeit"].is_null(), "{game}");
-    }
-    let broken = json(&["match", "2", "cmd:/no/such/engine", "--random", "1", "--json"]);
-    assert_eq!(broken["wins"], 2, "a player that cannot start forfeits");
-    assert!(broken["results"][0]["forfeit"].as_str().unwrap().contains("cannot start"));
-    fails(&["match", "2", "7"], 2);
-}
-
-#[test]
-fn match_under_a_game_clock_reports_time_losses() {
-    let engine = format!("cmd:{} engine --level 5", env!("CARGO_BIN_EXE_kulami"));
-    let summary = json(&["match", "5", &engine, "--boards", "easy", "--tc", "2+0.1", "--json"]);
-    assert_eq!(summary["tc"], "2+0.1");
-    assert_eq!(summary["games"], 2);
-    // Both keep to a two-second clock (level 5 thinks 1 s a move by itself).
-    assert_eq!((summary["time_losses_a"].as_u64(), summary["time_losses_b"].as_u64()), (Some(0), Some(0)), "{summary}");
-    assert!(summary["results"].as_array().unwrap().iter().all(|g| g["time_loss"] == false && g["forfeit"].is_null()));
-    let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--tc", "5"]));
-    assert!(text.contains("time losses: level 1 0, level 2 0"), "{text}");
-    for bad in ["0", "x+1", "5+", "-3+1", "100000"] {
-        let message = fails(&["match", "1", "2", &format!("--tc={bad}")], 2);
-        assert!(message.contains("time control") || message.contains("limit"), "{bad}: {message}");
-    }
-    fails(&["match", "1", "2", "--tc", "5+1", "--movetime", "100"], 2);
-}
-
-#[test]
-fn a_match_stops_once_its_sprt_decides() {
-    // Level 3 is some 600 Elo above level 1: the test accepts "A is 100 stronger" long before
-    // the 40 games are played.
-    let summary = json(&["match", "3", "1", "--random", "20", "--sprt", "0,100", "--json"]);
-    assert!(summary["sprt"].as_str().unwrap().contains("H1 accepted"), "{summary}");
-    assert!(summary["games"].as_u64().unwrap() < 40, "{summary}");
-    for bad in ["20,0", "5", "a,b", "0,inf"] {
-        let message = fails(&["match", "1", "2", "--sprt", bad], 2);
-        assert!(message.contains(bad), "{message}");
-    }
-}
-
-#[test]
-fn a_match_kept_in_a_games_file_plays_only_the_games_not_in_it() {
-    let dir = std::env::temp_dir().join(format!("kulami-games-file-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("games.jsonl");
-    let path = file.to_str().unwrap();
-    let command = ["match", "1", "2", "--random", "2", "--games", path, "--json"];
-    let lines = || -> Vec<String> { std::fs::read_to_string(&file).unwrap().lines().map(str::to_owned).collect() };
-    let games =
-        |lines: &[String]| -> Vec<Value> { lines[1..].iter().map(|l| serde_json::from_str(l).unwrap()).collect() };
-
-    // Each game is written as it ends, after a first line with the match's settings.
-    let whole = json(&command);
-    let first = lines();
-    assert_eq!(first.len(), 5, "{first:?}");
-    let settings: Value = serde_json::from_str(&first[0]).unwrap();
-    assert_eq!(settings["match"]["player_a"], "level 1");
-    assert_eq!(settings["match"]["boards"].as_array().unwrap().len(), 2);
-    let mut recorded = games(&first);
-    recorded.sort_by_key(|game| (game["board"].as_u64(), game["a_color"] == "black"));
-    assert_eq!(whole["results"].as_array().unwrap(), &recorded);
-
-    // Stopped after two games, the match plays the other two and counts all four.
-    std::fs::write(&file, first[..3].join("\n") + "\n").unwrap();
-    let finished = json(&command);
-    let now = lines();
-    assert_eq!(now.len(), 5, "two games added, none played again: {now:?}");
-    assert_eq!(now[..3], first[..3]);
-    assert_eq!(finished["games"], 4);
-    let results = finished["results"].as_array().unwrap();
-    for kept in games(&first[..3]) {
-        assert!(results.contains(&kept), "{kept} is counted");
-    }
-    let mut pairings: Vec<(u64, String)> =
-        results.iter().map(|g| (g["board"].as_u64().unwrap(), g["a_color"].as_str().unwrap().to_owned())).collect();
-    pairings.dedup();
-    assert_eq!(pairings.len(), 4, "each board with each colour once: {pairings:?}");
-
-    // A finished match plays nothing more and reports the same.
-    assert_eq!(json(&command), finished);
-    assert_eq!(lines(), now);
-
-    // Another match's settings, and lines that are not its games, are refused, the file kept.
-    let message = fails(&["match", "1", "2", "--random", "3", "--games", path], 1);
-    assert!(message.contains("records another match") && message.contains("boards"), "{message}");
-    let message = fails(&["match", "1", "3", "--random", "2", "--games", path, "--movetime", "50"], 1);
-    assert!(message.contains("player B, time per move"), "{message}");
-    assert_eq!(lines(), now);
-    let off_the_match = now[1].replace("\"board\":1", "\"board\":7");
-    let broken = [
-        ("{\"board\":2,\"a_col", "line 6: not a game record"),
-        (off_the_match.as_str(), "line 6: board 7 is not one of the match's 1 to 2"),
-        (now[1].as_str(), "line 6: board 1 with A as red is recorded twice"),
-    ];
-    for (line, expected) in broken {
-        std::fs::write(&file, now.join("\n") + "\n" + line + "\n").unwrap();
-        let message = fails(&command, 1);
-        assert!(message.contains(expected), "{message}");
-    }
-    std::fs::write(&file, "a list of games\n").unwrap();
-    assert!(fails(&command, 1).contains("line 1: not the settings of a match"));
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn each_player_keeps_its_own_time_per_move() {
-    // An external engine that logs what it is told: B's time per move reaches it, A's does not.
-    let dir = std::env::temp_dir().join(format!("kulami-movetime-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (log, script) = (dir.join("told.txt"), dir.join("engine.sh"));
-    let body =
-        format!("#!/bin/sh\ntee -a '{}' | exec '{}' engine --level 1\n", log.display(), env!("CARGO_BIN_EXE_kulami"));
-    std::fs::write(&script, body).unwrap();
-    let engine = format!("cmd:sh {}", script.display());
-    let summary =
-        json(&["match", "1", &engine, "--boards", "easy", "--movetime", "40", "--movetime-b", "37", "--json"]);
-    assert_eq!((summary["movetime_a_ms"].as_u64(), summary["movetime_b_ms"].as_u64()), (Some(40), Some(37)));
-    assert!(summary["results"].as_array().unwrap().iter().all(|g| g["forfeit"].is_null()), "{summary}");
-    let told = std::fs::read_to_string(&log).unwrap();
-    assert_eq!(told.lines().filter(|line| *line == "movetime 37").count(), 2, "once a game: {told}");
-    assert!(!told.contains("movetime 40"), "{told}");
-    let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--movetime-b", "5000"]));
-    assert!(text.contains("time per move: level 1 1000 ms, level 2 5000 ms"), "{text}");
-    fails(&["match", "1", "2", "--tc", "5+1", "--movetime-b", "100"], 2);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -552,153 +356,4 @@ fn the_daily_puzzle_is_the_same_for_the_same_date_and_judges_answers() {
     assert!(text.contains(&format!("{answer} was best")), "{text}");
     assert!(fails(&["puzzle", "--date", "2026-02-30"], 2).contains("not a date"));
     assert!(fails(&["puzzle", "--answer", "z9"], 2).contains("z9"));
-}
-
-#[test]
-fn kalah_perft_and_solve_follow_formats_md() {
-    // The last line is the count; Kalah(6,4)'s first two plies: 6 sowings, then 5 after pit 3
-    // (which ends in South's store) and 6 after each of the other five.
-    let output = kulami(&["kalah", "perft", "--depth", "2"]);
-    assert_eq!(stdout(&output).lines().last(), Some("35"));
-    let output = kulami(&["kalah", "perft", "--depth", "1", "--moves", "3"]);
-    assert_eq!(stdout(&output).lines().last(), Some("5"), "South sows again");
-    // Kalah(4,3): a first-player win by 8 with the empty capture and Irving's end, by 6 with the
-    // standard capture (as an independent retrograde solver also finds).
-    let empty =
-        json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving", "--json"]);
-    assert_eq!(empty["value"], 8);
-    // As text, the memory it takes comes first, then the value and the line.
-    let args = ["kalah", "solve", "--pits", "4", "--seeds", "3", "--capture", "empty", "--end", "irving"];
-    let text = stdout(&kulami(&args));
-    assert!(text.starts_with("solving with a 256 MiB table and an endgame database of up to 16 seeds"), "{text}");
-    // Two turns keep the value (2 3 and 2 4), and the thread that finishes first names one.
-    let turn = text
-        .split_once("South's store minus North's at the end: 8\nbest turn: ")
-        .and_then(|(_, rest)| rest.lines().next())
-        .unwrap_or_else(|| panic!("no value and turn: {text}"));
-    let after = json(&[&args[..], &["--json", "--moves", turn]].concat());
-    assert_eq!(after["value"], 8, "after {turn}");
-    // Before it, the bounds each null-window search proved, every pair around the value.
-    let bounds: Vec<(i32, i32)> = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("South's store minus North's at the end: "))
-        .filter_map(|rest| {
-            let (lower, rest) = rest.split_once(" to ")?;
-            Some((lower.parse().ok()?, rest.split_once(' ')?.0.parse().ok()?))
-        })
-        .collect();
-    assert!(!bounds.is_empty() && bounds.iter().all(|&(lower, upper)| lower <= 8 && 8 <= upper), "{text}");
-    // The same with a larger endgame database, on two threads.
-    let larger = json(&[&args[..], &["--endgame-seeds", "18", "--threads", "2", "--json"]].concat());
-    assert_eq!(larger["value"], 8);
-    let standard = json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--end", "irving", "--json"]);
-    assert_eq!(standard["value"], 6);
-    // The best turn (pit 2 ends in the store, then 3 and 4 both keep the value) keeps it.
-    let best: Vec<String> = standard["best"].as_array().unwrap().iter().map(|pit| pit.to_string()).collect();
-    assert!(best.len() == 2 && best[0] == "2", "{best:?}");
-    let moves = best.join(" ");
-    let after =
-        json(&["kalah", "solve", "--pits", "4", "--seeds", "3", "--end", "irving", "--json", "--moves", &moves]);
-    assert_eq!(after["value"], 6, "after {moves}");
-    // After South's opening with the pie rule, North's best turn may be the swap.
-    let swapped = json(&["kalah", "solve", "--pits", "2", "--seeds", "1", "--pie", "--moves", "2 1", "--json"]);
-    assert_eq!(swapped["best"], json!(["swap"]));
-}
-
-#[test]
-fn kalah_bad_input_is_one_line_and_a_failure() {
-    assert!(
-        fails(&["kalah", "perft", "--depth", "2", "--moves", "1 1 1"], 1)
-            .contains("move 3 (1): South's pit 1 is empty")
-    );
-    assert!(
-        fails(&["kalah", "perft", "--depth", "1", "--pits", "4", "--moves", "5"], 1)
-            .contains("pit 5 is not on a board")
-    );
-    assert!(
-        fails(&["kalah", "solve", "--pits", "2", "--seeds", "1", "--moves", "2 1 2 1"], 1).contains("the game is over")
-    );
-    assert!(fails(&["kalah", "perft", "--depth", "1", "--moves", "1 x"], 1).contains("`x` is not a move"));
-    // Memory beyond what the machine has free (a 40-seed database takes 192 GiB) is refused
-    // before any is taken.
-    let message = fails(&["kalah", "solve", "--endgame-seeds", "40"], 1);
-    assert!(message.contains("--table-mb 256 and --endgame-seeds 40: 192.5 GiB, more than the"), "{message}");
-    assert!(fails(&["kalah", "solve", "--table-mb", "100000000"], 1).contains("--table-mb 100000000 and"));
-    assert!(fails(&["kalah", "perft", "--depth", "1", "--pits", "7"], 1).contains("7 pits a side"));
-    assert!(fails(&["kalah", "perft", "--depth", "1", "--capture", "both"], 2).contains("not a capture rule"));
-}
-
-/// `kulami kalah play` with `input` on stdin.
-fn kalah_play(args: &[&str], input: &str) -> Output {
-    with_input(&[["kalah", "play"].as_slice(), args].concat(), input)
-}
-
-#[test]
-fn kalah_play_between_people_and_levels() {
-    // Two levels play Kalah(3,2) out; every seed ends in a store.
-    let output = kalah_play(&["--pits", "3", "--seeds", "2", "--south", "1", "--north", "4"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
-    let last = text.lines().last().unwrap();
-    let stores: Vec<u32> = last.split([' ', ',', ':']).filter_map(|word| word.parse().ok()).take(2).collect::<Vec<_>>();
-    assert!(last.starts_with("Game over: South "), "{last}");
-    assert_eq!(stores.iter().sum::<u32>(), 12, "{last}");
-    // A person: a bad word and an illegal pit are answered, and quit leaves.
-    // (Kalah(4,1): pit 4's seed lands in South's store, so South moves again.)
-    let output = kalah_play(&["--pits", "4", "--seeds", "1"], "7\n4\n4\nquit\n");
-    assert!(output.status.success());
-    let text = stdout(&output);
-    assert!(text.contains("`7` is not a move"), "{text}");
-    assert!(text.contains("4 is not legal here"), "{text}");
-    assert!(!text.contains("plays"), "the engine never moved: {text}");
-    assert!(text.trim_end().ends_with("Left the game after 1 move."), "{text}");
-    // The input ends before the game: one line, and a failure.
-    let output = kalah_play(&["--pits", "4"], "");
-    assert_eq!(output.status.code(), Some(1));
-    assert_eq!(stderr(&output).lines().count(), 1);
-    assert!(stderr(&output).contains("the input ended before the game did"));
-}
-
-#[test]
-fn gorami_perft_counts_and_refuses_bad_moves() {
-    // The side-4 triangle: 16 fields with three numbers, then 15 with three less the first
-    // number on the first field's neighbours (36 neighbour pairs in all): 48 * 45 - 3 * 36.
-    let output = kulami(&["gorami", "perft", "--depth", "2"]);
-    assert_eq!(stdout(&output).lines().last(), Some("2052"));
-    let output = kulami(&["gorami", "perft", "--board", "24", "--depth", "1", "--moves", "3@9"]);
-    assert_eq!(stdout(&output).lines().last(), Some(&*(23 * 3 - 3).to_string()), "field 9 has three neighbours");
-    assert!(
-        fails(&["gorami", "perft", "--depth", "1", "--moves", "1@1 1@3"], 1)
-            .contains("move 2 (1@3): field 3 neighbours field 1, which holds a 1 already")
-    );
-    assert!(fails(&["gorami", "perft", "--depth", "1", "--moves", "1@17"], 1).contains("field 17 is not on the board"));
-    assert!(fails(&["gorami", "perft", "--depth", "1", "--moves", "x"], 1).contains("`x` is not a move"));
-    assert!(fails(&["gorami", "perft", "--depth", "1", "--board", "20"], 2).contains("not a GORami board"));
-}
-
-/// `kulami gorami play` with `input` on stdin.
-fn gorami_play(args: &[&str], input: &str) -> Output {
-    with_input(&[["gorami", "play"].as_slice(), args].concat(), input)
-}
-
-#[test]
-fn gorami_play_between_people_and_levels() {
-    // Two levels play the 22-field board out to a count.
-    let output = gorami_play(&["--board", "22", "--yellow", "1", "--blue", "3"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
-    let last = text.lines().last().unwrap();
-    assert!(last.starts_with("Game over: stripes Yellow "), "{last}");
-    let stripes: u32 = last.split([' ', ',', ';', ':']).filter_map(|word| word.parse::<u32>().ok()).take(2).sum();
-    assert!(stripes <= 12, "{last}");
-    assert!(text.contains("Yellow (level 1) plays ") && text.contains("Blue (level 3) plays "), "{text}");
-    // A person: a bad word and an illegal move are answered, and quit leaves.
-    let output = gorami_play(&[], "7\n2@1\n2@3\nquit\n");
-    assert!(output.status.success());
-    let text = stdout(&output);
-    assert!(text.contains("`7` is not a move"), "{text}");
-    assert!(text.contains("Discs left: Yellow 3x1 3x2 3x3; Blue 3x1 3x2 3x3"), "{text}");
-    assert!(text.contains("Blue (level 3) plays "), "{text}");
-    assert!(text.contains("2@3 is not legal here"), "field 3 neighbours yellow's 2 (or blue took it): {text}");
-    assert!(text.trim_end().ends_with("Left the game after 2 moves."), "{text}");
 }
