@@ -82,15 +82,15 @@ fn kalah_bad_input_is_one_line_and_a_failure() {
     assert!(fails(&["kalah", "perft", "--depth", "1", "--capture", "both"], 2).contains("not a capture rule"));
 }
 
-/// `kulami kalah play` with `input` on stdin.
-fn kalah_play(args: &[&str], input: &str) -> Output {
-    with_input(&[["kalah", "play"].as_slice(), args].concat(), input)
+/// `kulami GAME play` with `input` on stdin.
+fn play(game: &str, args: &[&str], input: &str) -> Output {
+    with_input(&[[game, "play"].as_slice(), args].concat(), input)
 }
 
 #[test]
 fn kalah_play_between_people_and_levels() {
     // Two levels play Kalah(3,2) out; every seed ends in a store.
-    let output = kalah_play(&["--pits", "3", "--seeds", "2", "--south", "1", "--north", "4"], "");
+    let output = play("kalah", &["--pits", "3", "--seeds", "2", "--south", "1", "--north", "4"], "");
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let last = text.lines().last().unwrap();
@@ -99,7 +99,7 @@ fn kalah_play_between_people_and_levels() {
     assert_eq!(stores.iter().sum::<u32>(), 12, "{last}");
     // A person: a bad word and an illegal pit are answered, and quit leaves.
     // (Kalah(4,1): pit 4's seed lands in South's store, so South moves again.)
-    let output = kalah_play(&["--pits", "4", "--seeds", "1"], "7\n4\n4\nquit\n");
+    let output = play("kalah", &["--pits", "4", "--seeds", "1"], "7\n4\n4\nquit\n");
     assert!(output.status.success());
     let text = stdout(&output);
     assert!(text.contains("`7` is not a move"), "{text}");
@@ -107,7 +107,7 @@ fn kalah_play_between_people_and_levels() {
     assert!(!text.contains("plays"), "the engine never moved: {text}");
     assert!(text.trim_end().ends_with("Left the game after 1 move."), "{text}");
     // The input ends before the game: one line, and a failure.
-    let output = kalah_play(&["--pits", "4"], "");
+    let output = play("kalah", &["--pits", "4"], "");
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stderr(&output).lines().count(), 1);
     assert!(stderr(&output).contains("the input ended before the game did"));
@@ -130,15 +130,10 @@ fn gorami_perft_counts_and_refuses_bad_moves() {
     assert!(fails(&["gorami", "perft", "--depth", "1", "--board", "20"], 2).contains("not a GORami board"));
 }
 
-/// `kulami gorami play` with `input` on stdin.
-fn gorami_play(args: &[&str], input: &str) -> Output {
-    with_input(&[["gorami", "play"].as_slice(), args].concat(), input)
-}
-
 #[test]
 fn gorami_play_between_people_and_levels() {
     // Two levels play the 22-field board out to a count.
-    let output = gorami_play(&["--board", "22", "--yellow", "1", "--blue", "3"], "");
+    let output = play("gorami", &["--board", "22", "--yellow", "1", "--blue", "3"], "");
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let last = text.lines().last().unwrap();
@@ -147,7 +142,7 @@ fn gorami_play_between_people_and_levels() {
     assert!(stripes <= 12, "{last}");
     assert!(text.contains("Yellow (level 1) plays ") && text.contains("Blue (level 3) plays "), "{text}");
     // A person: a bad word and an illegal move are answered, and quit leaves.
-    let output = gorami_play(&[], "7\n2@1\n2@3\nquit\n");
+    let output = play("gorami", &[], "7\n2@1\n2@3\nquit\n");
     assert!(output.status.success());
     let text = stdout(&output);
     assert!(text.contains("`7` is not a move"), "{text}");
