@@ -108,6 +108,7 @@ fn main() {
     );
     let prove = std::env::var("PROVE").is_ok_and(|prove| prove == "1");
     let from_file = std::env::var("POSITIONS").ok().map(|path| {
+        assert!(engine.is_none(), "POSITIONS reads the positions, so PLAY cannot choose how to reach them");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("POSITIONS: {path}: {error}"));
         (path, text)
     });
