@@ -9,10 +9,10 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kulami_ai::stats::{SprtVerdict, Tally};
+use kulami_ai::stats::{SprtVerdict, Tally, colour_split};
 use kulami_ai::tournament::{GameClock, GameOutcome, MatchPlan, Player, PlayerError, run_match};
 use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
-use kulami_core::{Layout, Scoring};
+use kulami_core::{Color, Layout, Scoring};
 use kulami_layouts::{Board, Shape};
 use serde::Serialize;
 
@@ -172,7 +172,34 @@ struct SummaryJson {
     /// Games each player lost on time.
     time_losses_a: usize,
     time_losses_b: usize,
+    /// Player A's games and points with each colour.
+    a_red_games: usize,
+    a_red_points: f64,
+    a_black_games: usize,
+    a_black_points: f64,
+    /// A's Elo apart from who moves first, and what moving first is worth (see
+    /// [`colour_split`]); null if A won or lost every game of a colour.
+    elo_colour_neutral: Option<f64>,
+    elo_first_move: Option<f64>,
     results: Vec<GameRecord>,
+}
+
+/// Player A's games and points with one colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct ColourScore {
+    games: usize,
+    points: f64,
+}
+
+impl ColourScore {
+    fn of(games: &[GameRecord], colour: Color) -> ColourScore {
+        let games: Vec<f64> = games.iter().filter(|game| game.a_color == colour).map(|game| game.a_points).collect();
+        ColourScore { games: games.len(), points: games.iter().sum() }
+    }
+
+    fn share(self) -> f64 {
+        self.points / self.games.max(1) as f64
+    }
 }
 
 /// A game clock as `--tc` takes it: `300+3`.
@@ -221,12 +248,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let (games_file, mut games) = match &args.games {
         Some(path) => {
             let (file, recorded) = GamesFile::open(path, &settings)?;
-            if !recorded.is_empty() {
+            let planned = boards.len() * 2;
+            if recorded.len() >= planned {
+                eprintln!("{}: all {planned} games played before", path.display());
+            } else if !recorded.is_empty() {
                 eprintln!(
-                    "{}: {} of the {} games played before; playing the rest",
+                    "{}: {} of the {planned} games played before; playing the rest",
                     path.display(),
-                    recorded.len(),
-                    boards.len() * 2
+                    recorded.len()
                 );
             }
             (Some(file), recorded)
@@ -294,6 +323,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let tally = tally.into_inner().expect("not poisoned");
     let (low, elo, high) = tally.elo();
     let verdict = verdict.into_inner().expect("not poisoned");
+    let (as_red, as_black) = (ColourScore::of(&games, Color::Red), ColourScore::of(&games, Color::Black));
+    let split = colour_split(as_red.share(), as_black.share());
     let sprt_text = args.sprt.map(|(elo0, elo1)| {
         let result = match verdict {
             Some(SprtVerdict::Stronger) => "H1 accepted: A is stronger",
@@ -320,6 +351,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             movetime_b_ms: settings.movetime_b_ms,
             time_losses_a: time_losses(&games, true),
             time_losses_b: time_losses(&games, false),
+            a_red_games: as_red.games,
+            a_red_points: as_red.points,
+            a_black_games: as_black.games,
+            a_black_points: as_black.points,
+            elo_colour_neutral: split.map(|(strength, _)| strength),
+            elo_first_move: split.map(|(_, edge)| edge),
             results: games,
         };
         outln!("{}", serde_json::to_string(&summary)?);
@@ -333,6 +370,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             100.0 * tally.score()
         );
         outln!("Elo difference: {elo:+.0} (95% interval {low:+.0} to {high:+.0})");
+        outln!(
+            "by colour: {name_a} as red (first) {}/{}, as black {}/{}",
+            as_red.points,
+            as_red.games,
+            as_black.points,
+            as_black.games
+        );
+        if let Some((strength, edge)) = split {
+            outln!("Elo apart from the first move: {strength:+.0} (moving first is worth {edge:+.0})");
+        }
         if args.tc.is_none() && movetimes[0] != movetimes[1] {
             let [a, b] = movetimes.map(|movetime| movetime.as_millis());
             outln!("time per move: {name_a} {a} ms, {name_b} {b} ms");

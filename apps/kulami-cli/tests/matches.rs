@@ -16,6 +16,17 @@ fn match_between_levels_and_an_external_engine() {
     let wins =
         summary["wins"].as_u64().unwrap() + summary["draws"].as_u64().unwrap() + summary["losses"].as_u64().unwrap();
     assert_eq!(wins, 6);
+    // By colour: three games each, whose points add up to the score.
+    let number = |key: &str| summary[key].as_f64().unwrap();
+    assert_eq!((number("a_red_games"), number("a_black_games")), (3.0, 3.0), "{summary}");
+    assert!((number("a_red_points") + number("a_black_points") - 6.0 * number("score")).abs() < 1e-9, "{summary}");
+    // The colour-neutral Elo is the mean of the two colours' Elo, where both are finite.
+    let elo = |share: f64| -400.0 * (1.0 / share - 1.0).log10();
+    let (red, black) = (number("a_red_points") / 3.0, number("a_black_points") / 3.0);
+    match summary["elo_colour_neutral"].as_f64() {
+        Some(neutral) => assert!((neutral - (elo(red) + elo(black)) / 2.0).abs() < 1e-6, "{summary}"),
+        None => assert!([red, black].iter().any(|share| *share == 0.0 || *share == 1.0), "{summary}"),
+    }
     let engine = format!("cmd:{} engine --level 2", env!("CARGO_BIN_EXE_kulami"));
     let summary = json(&["match", "2", &engine, "--boards", "easy,medium", "--json"]);
     assert_eq!(summary["games"], 4);
@@ -47,6 +58,7 @@ fn match_under_a_game_clock_reports_time_losses() {
     assert!(summary["results"].as_array().unwrap().iter().all(|g| g["time_loss"] == false && g["forfeit"].is_null()));
     let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--tc", "5"]));
     assert!(text.contains("time losses: level 1 0, level 2 0"), "{text}");
+    assert!(text.contains("by colour: level 1 as red (first) ") && text.contains("/1, as black "), "{text}");
     for bad in ["0", "x+1", "5+", "-3+1", "100000"] {
         let message = fails(&["match", "1", "2", &format!("--tc={bad}")], 2);
         assert!(message.contains("time control") || message.contains("limit"), "{bad}: {message}");
@@ -108,6 +120,9 @@ fn a_match_kept_in_a_games_file_plays_only_the_games_not_in_it() {
     // A finished match plays nothing more and reports the same.
     assert_eq!(json(&command), finished);
     assert_eq!(lines(), now);
+    let again = kulami(&command);
+    let told = String::from_utf8_lossy(&again.stderr);
+    assert!(told.contains("all 4 games played before") && !told.contains("the rest"), "{told}");
 
     // Another match's settings, and lines that are not its games, are refused, the file kept.
     let message = fails(&["match", "1", "2", "--random", "3", "--games", path], 1);

@@ -33,6 +33,31 @@ pub fn elo_from_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
+/// A player's strength apart from who moves first, and what moving first is worth, in Elo, from
+/// its scores with the first move and without (each 0 to 1), `(strength, first_move_edge)`:
+/// the model scores `expected_score(strength + edge)` moving first and
+/// `expected_score(strength - edge)` moving second. Where moving first is worth much, a match
+/// that swaps colours pulls the overall score towards 50%, and the Elo of that score understates
+/// how much stronger the player is. `None` if either score is 0 or 1, which no finite Elo gives.
+///
+/// ```
+/// use game_search::stats::colour_split;
+/// // 95% moving first and 50% moving second: 256 Elo stronger, and moving first is worth
+/// // as much again.
+/// let (strength, edge) = colour_split(0.95, 0.5).unwrap();
+/// assert_eq!((strength.round(), edge.round()), (256.0, 256.0));
+/// assert_eq!(colour_split(1.0, 0.5), None);
+/// ```
+#[must_use]
+pub fn colour_split(first: f64, second: f64) -> Option<(f64, f64)> {
+    let inside = |score: f64| score > 0.0 && score < 1.0;
+    if !inside(first) || !inside(second) {
+        return None;
+    }
+    let (first, second) = (elo_from_score(first), elo_from_score(second));
+    Some(((first + second) / 2.0, (first - second) / 2.0))
+}
+
 impl Tally {
     /// Adds one game's result: 1 for a win, 0.5 for a draw, 0 for a loss.
     pub fn add(&mut self, points: f64) {
