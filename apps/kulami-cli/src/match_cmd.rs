@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kulami_ai::stats::{SprtVerdict, Tally, colour_split};
+use kulami_ai::stats::{MatchTally, SprtVerdict, colour_split};
 use kulami_ai::tournament::{GameClock, GameOutcome, MatchPlan, Player, PlayerError, run_match};
 use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
 use kulami_core::{Color, Layout, Scoring};
@@ -155,6 +155,8 @@ struct SummaryJson {
     player_a: String,
     player_b: String,
     games: u32,
+    /// The boards both of whose games were played: the Elo interval and the SPRT count them.
+    pairs: u32,
     wins: u32,
     draws: u32,
     losses: u32,
@@ -279,9 +281,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .expect("a valid template"),
     );
     progress.set_position(games.len() as u64);
-    let tally = Mutex::new(games.iter().map(|game| game.a_points).collect::<Tally>());
-    let sprt =
-        |tally: &Tally| args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error));
+    let mut recorded = MatchTally::default();
+    for game in &games {
+        recorded.add(game.pairing().0, game.a_points);
+    }
+    let tally = Mutex::new(recorded);
+    let sprt = |tally: &MatchTally| {
+        args.sprt.and_then(|(elo0, elo1)| tally.sprt(elo0, elo1, args.sprt_error, args.sprt_error))
+    };
     let verdict = Mutex::new(sprt(&tally.lock().expect("not poisoned")));
     let write_error = Mutex::new(None);
     if verdict.lock().expect("not poisoned").is_none() {
@@ -296,11 +303,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                     return ControlFlow::Break(());
                 }
                 let mut tally = tally.lock().expect("not poisoned");
-                tally.add(outcome.a_points);
+                tally.add(outcome.board, outcome.a_points);
                 let (low, elo, high) = tally.elo();
                 progress.set_message(format!(
                     "{name_a} +{} ={} -{} against {name_b}, Elo {elo:+.0} [{low:+.0}, {high:+.0}]",
-                    tally.wins, tally.draws, tally.losses
+                    tally.games.wins, tally.games.draws, tally.games.losses
                 ));
                 progress.inc(1);
                 if let Some(forfeit) = &outcome.forfeit {
@@ -337,11 +344,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         let summary = SummaryJson {
             player_a: settings.player_a,
             player_b: settings.player_b,
-            games: tally.games(),
-            wins: tally.wins,
-            draws: tally.draws,
-            losses: tally.losses,
-            score: tally.score(),
+            games: tally.games.games(),
+            pairs: tally.pairs.pairs(),
+            wins: tally.games.wins,
+            draws: tally.games.draws,
+            losses: tally.games.losses,
+            score: tally.games.score(),
             elo,
             elo_low: low,
             elo_high: high,
@@ -363,13 +371,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     } else {
         outln!(
             "{name_a} vs {name_b}: {} games, +{} ={} -{}, score {:.1}%",
-            tally.games(),
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            100.0 * tally.score()
+            tally.games.games(),
+            tally.games.wins,
+            tally.games.draws,
+            tally.games.losses,
+            100.0 * tally.games.score()
         );
-        outln!("Elo difference: {elo:+.0} (95% interval {low:+.0} to {high:+.0})");
+        let pairs = tally.pairs.pairs();
+        let counted = if pairs == 0 { String::new() } else { format!("; boards played both ways: {pairs}") };
+        outln!("Elo difference: {elo:+.0} (95% interval {low:+.0} to {high:+.0}{counted})");
         outln!(
             "by colour: {name_a} as red (first) {}/{}, as black {}/{}",
             as_red.points,

@@ -9,7 +9,7 @@ use serde_json::Value;
 #[test]
 fn match_between_levels_and_an_external_engine() {
     let summary = json(&["match", "1", "3", "--random", "3", "--json"]);
-    assert_eq!(summary["games"], 6);
+    assert_eq!((summary["games"].as_u64(), summary["pairs"].as_u64()), (Some(6), Some(3)));
     assert_eq!(summary["results"].as_array().unwrap().len(), 6);
     assert_eq!(summary["results"][0]["a_color"], "red");
     assert_eq!(summary["results"][1]["a_color"], "black");
@@ -59,6 +59,7 @@ fn match_under_a_game_clock_reports_time_losses() {
     let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--tc", "5"]));
     assert!(text.contains("time losses: level 1 0, level 2 0"), "{text}");
     assert!(text.contains("by colour: level 1 as red (first) ") && text.contains("/1, as black "), "{text}");
+    assert!(text.contains("; boards played both ways: 1)"), "the interval is the pair's: {text}");
     for bad in ["0", "x+1", "5+", "-3+1", "100000"] {
         let message = fails(&["match", "1", "2", &format!("--tc={bad}")], 2);
         assert!(message.contains("time control") || message.contains("limit"), "{bad}: {message}");

@@ -6,7 +6,7 @@
 use std::ops::ControlFlow;
 
 use game_search::matches::{Pairing, run};
-use game_search::stats::Tally;
+use game_search::stats::MatchTally;
 use gorami::board::Shape;
 use gorami::search::{engine_move, final_value};
 use gorami::{Player, Position};
@@ -47,18 +47,18 @@ fn main() {
         // A is `level`; it plays yellow (first) and then blue from each opening.
         let play =
             |_: &mut (), pairing: Pairing| game(opening(shape, pairing.start), level, level - 1, pairing.a_first);
-        let points: Vec<f64> = run(&Pairing::every(openings), 2, || (), play, |_, _| ControlFlow::Continue(()))
-            .into_iter()
-            .map(|(_, points)| points)
-            .collect();
-        let tally: Tally = points.iter().copied().collect();
+        let games = run(&Pairing::every(openings), 2, || (), play, |_, _| ControlFlow::Continue(()));
+        let mut tally = MatchTally::default();
+        for &(pairing, points) in &games {
+            tally.add(pairing.start, points);
+        }
         let (low, elo, high) = tally.elo();
         println!(
             "board {shape}: level {level} against {}: {:.1}/{} ({:.0}%), Elo {elo:+.0} [{low:+.0}, {high:+.0}], {:.0} s",
             level - 1,
-            points.iter().sum::<f64>(),
-            points.len(),
-            100.0 * tally.score(),
+            games.iter().map(|(_, points)| points).sum::<f64>(),
+            games.len(),
+            100.0 * tally.games.score(),
             started.elapsed().as_secs_f64()
         );
     }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kulami_ai::mcts::{self, ImplicitMinimax, KeptTrees, MctsLimits, MctsOptions};
-use kulami_ai::stats::Tally;
+use kulami_ai::stats::MatchTally;
 use kulami_ai::tournament::{MatchPlan, Player, PlayerError, run_match};
 use kulami_ai::{Clock, Engine, EngineOptions, KulamiEvaluator, KulamiState, Level, TimeControl};
 use kulami_core::{Move, Position, Scoring};
@@ -106,13 +106,16 @@ fn main() {
     };
     let outcomes =
         run_match(&plan, |side| Ok(player(&args[side], side, time)), |_| std::ops::ControlFlow::Continue(()));
-    let tally: Tally = outcomes.iter().map(|outcome| outcome.a_points).collect();
+    let mut tally = MatchTally::default();
+    for outcome in &outcomes {
+        tally.add(outcome.board, outcome.a_points);
+    }
     let (low, elo, high) = tally.elo();
     println!(
         "{} vs {}: {} games, {:.1}%, Elo {elo:+.0} ({low:+.0}..{high:+.0})",
         args[0],
         args[1],
-        tally.games(),
-        100.0 * tally.score()
+        tally.games.games(),
+        100.0 * tally.games.score()
     );
 }
