@@ -435,9 +435,11 @@ const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
 /// The tree search of levels 4 and 5: RAVE, and implicit minimax backups of the evaluation in
 /// which a 4-point lead counts as a 73% chance of winning. Of the weights tried against RAVE
 /// alone (100 games each at 0.1 s per move, `examples/mcts_tune.rs`), 0.3 scored 61.5%, 0.2 58% and
-/// 0.5 47%.
+/// 0.5 47%. With the tile-state evaluation 0.4 beat 0.3: 54.8% at 0.1 s (`mcts_tune`, 200
+/// games, +33, +3..+64 by pairs) and level 5 with it 55.5% at 1 s (`kulami match`, 100 games,
+/// +38, +7..+70).
 pub const TREE_SEARCH: MctsOptions = MctsOptions {
-    implicit_minimax: Some(ImplicitMinimax { weight: 0.3, scale: 4.0 * POINT as f64 }),
+    implicit_minimax: Some(ImplicitMinimax { weight: 0.4, scale: 4.0 * POINT as f64 }),
     ..MctsOptions::RAVE
 };
 
