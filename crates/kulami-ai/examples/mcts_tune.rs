@@ -6,7 +6,7 @@
 //! SETTINGS are `EXPLORATION,RAVE` or `EXPLORATION,RAVE,WEIGHT:SCALE`: a RAVE equivalence of 0
 //! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
 //! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
-//! `0.25,300,0.4:400` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH); a last part `solveN` proves
+//! `0.25,300,0.4:400,contempt0.1` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH); a last part `solveN` proves
 //! the leaves N moves or fewer from the end ([`MctsOptions::solve_leaves`]), and a part
 //! `contemptC` scores a draw C below half a win ([`MctsOptions::contempt`]). A `+reuse` suffix
 //! keeps the trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one
