@@ -437,26 +437,25 @@ const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
 /// alone (100 games each at 0.1 s per move, `examples/mcts_tune.rs`), 0.3 scored 61.5%, 0.2 58% and
 /// 0.5 47%. With the tile-state evaluation 0.4 beat 0.3: 54.8% at 0.1 s (`mcts_tune`, 200
 /// games, +33, +3..+64 by pairs) and level 5 with it 55.5% at 1 s (`kulami match`, 100 games,
-/// +38, +7..+70). A draw counts 0.1 below half a win for the side it moves for (contempt: why
-/// in the source).
+/// +38, +7..+70).
+///
+/// A draw counts 0.1 below half a win for the side it moves for (contempt), so that it plays on
+/// for a win where a draw is at hand: the second player's games are mostly drawn in the
+/// middlegame. Level 5 against plain MCTS scored 87.2% with it at 0.1 s per move against 81.2%
+/// without (200 games each), and 78.0% at 1 s against 75.0% (100 games; as the first player
+/// 50/50 and 49/50, as the second 28/50 and 26/50).
 pub const TREE_SEARCH: MctsOptions = MctsOptions {
     implicit_minimax: Some(ImplicitMinimax { weight: 0.4, scale: 4.0 * POINT as f64 }),
-    contempt: CONTEMPT,
+    contempt: 0.1,
     ..MctsOptions::RAVE
 };
-
-/// How much less than half a win a draw is worth to levels 4 and 5 (and how much more to their
-/// opponent), so that they play on for a win where a draw is at hand: the second player's games
-/// are mostly drawn in the middlegame. Level 5 against plain MCTS scored 87.2% with it at 0.1 s
-/// per move against 81.2% without (200 games each), and 78.0% at 1 s against 75.0% (100 games,
-/// as the first player 50/50 and 49/50, as the second 28/50 and 26/50).
-const CONTEMPT: f64 = 0.1;
 
 /// The tree search of levels 4 and 5 under `scoring`: [`TREE_SEARCH`] under the standard
 /// scoring, and RAVE alone under a variant, where the evaluation misjudges the bonuses still to
 /// come. Under `both` at 0.1 s per move (`examples/mcts_tune.rs`, 100 games against plain MCTS)
 /// RAVE alone scores 69%, with the evaluation's backups 44% (53% with an 8-point unit, 38% with
-/// the bonus weights at 0).
+/// the bonus weights at 0). Nor does a variant take contempt: under `area` at 1 s level 5 with
+/// it stood at 62.5% after 56 games, against 68.5% without.
 #[must_use]
 pub fn tree_search_options(scoring: Scoring) -> MctsOptions {
     if scoring == Scoring::Standard { TREE_SEARCH } else { MctsOptions::RAVE }
