@@ -40,7 +40,7 @@ fn bench_searcher(
     game: &KulamiState,
     run: impl Fn(&mut Searcher, &KulamiState, &KulamiEvaluator) -> u64,
 ) {
-    let evaluator = KulamiEvaluator::default();
+    let evaluator = KulamiEvaluator::tuned(game.scoring());
     let nodes = run(&mut Searcher::new(TABLE_MB, 1), game, &evaluator);
     bencher.counter(ItemsCount::new(nodes)).with_inputs(|| Searcher::new(TABLE_MB, 1)).bench_local_values(
         |mut searcher| {
@@ -95,7 +95,7 @@ fn mcts_playouts_both(bencher: Bencher, moves: &str) {
 fn bench_mcts(bencher: Bencher, game: &KulamiState) {
     use kulami_ai::mcts::{MctsLimits, search};
     const PLAYOUTS: u64 = 2000;
-    let evaluator = KulamiEvaluator::default();
+    let evaluator = KulamiEvaluator::tuned(game.scoring());
     let options = kulami_ai::tree_search_options(game.scoring());
     let limits = MctsLimits { time: std::time::Duration::MAX, playouts: PLAYOUTS, threads: 1 };
     bencher

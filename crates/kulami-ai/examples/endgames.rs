@@ -103,7 +103,7 @@ fn main() {
         Ok(other) => panic!("PLAY is `random` or `engine`, not `{other}`"),
     };
     let evaluator: KulamiEvaluator = std::env::var("WEIGHTS").map_or_else(
-        |_| KulamiEvaluator::default(),
+        |_| KulamiEvaluator::tuned(scoring),
         |weights| weights.parse().unwrap_or_else(|error| panic!("WEIGHTS: {error}")),
     );
     let prove = std::env::var("PROVE").is_ok_and(|prove| prove == "1");

@@ -12,7 +12,7 @@
 //! keeps the trees from move to move ([`mcts::search_reusing`]). Two games run at a time, one
 //! thread each.
 //! The scoring is `standard` unless given; `WEIGHTS=OPENING;END` (each the comma-separated weights
-//! of every feature and tile state, as in `TUNED_WEIGHTS`) replaces the evaluation the first
+//! of every feature and tile state, as in `STANDARD_WEIGHTS`) replaces the evaluation the first
 //! player's backups use, so that two evaluations can be compared.
 
 use std::sync::Arc;
@@ -56,15 +56,15 @@ impl Player for MctsPlayer {
 }
 
 /// The evaluation of the first player: `WEIGHTS=opening;end` (comma-separated numbers) or the
-/// tuned one; the second player's is always the tuned one.
-fn evaluator(side: usize) -> KulamiEvaluator {
+/// one tuned to `scoring`; the second player's is always the tuned one.
+fn evaluator(side: usize, scoring: Scoring) -> KulamiEvaluator {
     match std::env::var("WEIGHTS") {
         Ok(weights) if side == 0 => weights.parse().unwrap_or_else(|error| panic!("WEIGHTS: {error}")),
-        _ => KulamiEvaluator::default(),
+        _ => KulamiEvaluator::tuned(scoring),
     }
 }
 
-fn player(spec: &str, side: usize, time: Duration) -> Box<dyn Player> {
+fn player(spec: &str, side: usize, time: Duration, scoring: Scoring) -> Box<dyn Player> {
     if spec == "master" {
         let options = EngineOptions::default().with_time(TimeControl::PerMove(time)).with_threads(1);
         return Box::new(Engine::new(Level::Master, options));
@@ -89,7 +89,13 @@ fn player(spec: &str, side: usize, time: Duration) -> Box<dyn Player> {
         solve_leaves,
         contempt,
     };
-    Box::new(MctsPlayer { options, evaluator: evaluator(side), time, seed: 0, kept: reuse.then(KeptTrees::default) })
+    Box::new(MctsPlayer {
+        options,
+        evaluator: evaluator(side, scoring),
+        time,
+        seed: 0,
+        kept: reuse.then(KeptTrees::default),
+    })
 }
 
 fn main() {
@@ -104,8 +110,11 @@ fn main() {
         swap_rule: false,
         played: Vec::new(),
     };
-    let outcomes =
-        run_match(&plan, |side| Ok(player(&args[side], side, time)), |_| std::ops::ControlFlow::Continue(()));
+    let outcomes = run_match(
+        &plan,
+        |side| Ok(player(&args[side], side, time, plan.scoring)),
+        |_| std::ops::ControlFlow::Continue(()),
+    );
     let mut tally = MatchTally::default();
     for outcome in &outcomes {
         tally.add(outcome.board, outcome.a_points);

@@ -1,6 +1,6 @@
 //! Fits the evaluation's weights to self-play: plays games between club-level engines (level
 //! 3 with the current weights, exact in the last eighteen plies), or with `PLAYOUTS=N` level 4
-//! with N playouts a move, on random boards under every scoring, records each position's
+//! with N playouts a move, on random boards under one scoring, records each position's
 //! features (the named ones and the tile states) and the game's final margin from the side to
 //! move's view, and solves the least-squares problem
 //! margin ≈ Σ feature × (opening weight × (1 - phase) + end weight × phase).
@@ -8,22 +8,21 @@
 //! in use.
 //!
 //! `cargo run --release -p kulami-ai --example tune -- [games] [scoring]` prints the weights to
-//! paste into `TUNED_WEIGHTS`, and as `WEIGHTS=` for the examples that try weights; with a
-//! scoring every game is played under it (every scoring in turn without).
+//! paste into that scoring's weights (`STANDARD_WEIGHTS` unless a scoring is named), and as
+//! `WEIGHTS=` for the examples that try weights.
 
 use std::sync::Arc;
 
-use kulami_ai::eval::{FEATURE_COUNT, FEATURES, PHASES, TILE_STATES, TUNED_WEIGHTS, features, phase};
-use kulami_ai::{Engine, EngineOptions, KulamiState, Level, SearchGame};
+use kulami_ai::eval::{FEATURE_COUNT, FEATURES, PHASES, TILE_STATES, features, phase};
+use kulami_ai::{Engine, EngineOptions, KulamiEvaluator, KulamiState, Level, SearchGame};
 use kulami_core::{Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
 const WEIGHTS: usize = 2 * FEATURE_COUNT;
 
 /// One game's samples: each position's tapered features and the final margin for its mover.
-fn play(seed: u64, only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
+fn play(seed: u64, scoring: Scoring) -> Vec<([f64; WEIGHTS], f64)> {
     let shape = if seed.is_multiple_of(3) { Shape::Irregular } else { Shape::Square };
-    let scoring = only.unwrap_or(Scoring::ALL[(seed % 4) as usize]);
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
     // PLAYOUTS=N: level 4's search with N playouts a move (reproducible), in place of level 3.
@@ -89,13 +88,14 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
 
 fn main() {
     let games: u64 = std::env::args().nth(1).map_or(400, |n| n.parse().expect("a number of games"));
-    let only: Option<Scoring> = std::env::args().nth(2).map(|scoring| scoring.parse().expect("a scoring"));
+    let scoring: Scoring =
+        std::env::args().nth(2).map_or(Scoring::Standard, |scoring| scoring.parse().expect("a scoring"));
     // Every fifth game is held out, to compare the fit with the weights in use on games it
     // has not seen.
     let (train, test): (Vec<_>, Vec<_>) = (0..games).partition(|seed| seed % 5 != 4);
-    let (train, test) = (samples(&train, only), samples(&test, only));
-    // Normal equations with a little ridge, so features that never vary (a variant's measure
-    // under standard scoring) stay at 0 instead of making the system singular.
+    let (train, test) = (samples(&train, scoring), samples(&test, scoring));
+    // Normal equations with a little ridge, so features that never vary (a bonus's measures
+    // under another scoring) stay at 0 instead of making the system singular.
     let mut a = vec![vec![0.0; WEIGHTS]; WEIGHTS];
     let mut b = vec![0.0; WEIGHTS];
     for (row, target) in &train {
@@ -110,7 +110,8 @@ fn main() {
         line[i] += 1.0;
     }
     let weights = solve(a, b);
-    let in_use: Vec<f64> = TUNED_WEIGHTS.0.iter().chain(&TUNED_WEIGHTS.1).map(|&w| f64::from(w)).collect();
+    let tuned = KulamiEvaluator::tuned(scoring);
+    let in_use: Vec<f64> = tuned.opening.iter().chain(&tuned.end).map(|&w| f64::from(w)).collect();
     let rms = |samples: &[([f64; WEIGHTS], f64)], weights: &[f64]| {
         let error: f64 = samples
             .iter()
@@ -140,13 +141,13 @@ fn main() {
 }
 
 /// The samples of the games of these seeds, played on two threads.
-fn samples(seeds: &[u64], only: Option<Scoring>) -> Vec<([f64; WEIGHTS], f64)> {
+fn samples(seeds: &[u64], scoring: Scoring) -> Vec<([f64; WEIGHTS], f64)> {
     let threads = 2;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    seeds.iter().skip(t).step_by(threads).flat_map(|&seed| play(seed, only)).collect::<Vec<_>>()
+                    seeds.iter().skip(t).step_by(threads).flat_map(|&seed| play(seed, scoring)).collect::<Vec<_>>()
                 })
             })
             .collect();

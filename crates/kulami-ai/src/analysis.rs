@@ -45,7 +45,7 @@ pub fn hints(
     count: usize,
 ) -> Vec<Hint> {
     let state = KulamiState::new(position.clone(), scoring);
-    let ranked = searcher.rank_moves(&state, &KulamiEvaluator::default(), limits);
+    let ranked = searcher.rank_moves(&state, &KulamiEvaluator::tuned(state.scoring()), limits);
     ranked.moves.into_iter().take(count).map(|(cell, value)| Hint { cell, value, exact: ranked.exact }).collect()
 }
 
@@ -91,7 +91,7 @@ fn master_ranking(
     threads: usize,
     cancel: Option<&AtomicBool>,
 ) -> (Vec<(Cell, i32)>, bool) {
-    let evaluator = KulamiEvaluator::default();
+    let evaluator = KulamiEvaluator::tuned(state.scoring());
     if state.moves_left_at_most() <= solver_reach(time, state.scoring()) {
         let solver = solver.get_or_insert_with(|| Searcher::new(32, threads));
         let ranked = solver.rank_moves(state, &evaluator, Limits::time(time));
@@ -154,7 +154,7 @@ pub fn solve(
     for cell in state.moves() {
         let mut child = state.clone();
         child.play(cell);
-        let result = searcher.search(&child, &KulamiEvaluator::default(), Limits::default(), None);
+        let result = searcher.search(&child, &KulamiEvaluator::tuned(state.scoring()), Limits::default(), None);
         debug_assert!(result.exact, "an unlimited search ends solved");
         // Kulami's players alternate, so the child's value is the opponent's.
         let proved = SolvedMove { cell, value: -result.value, nodes: result.nodes, time: result.time };
@@ -175,7 +175,7 @@ pub fn solve(
 #[must_use]
 pub fn solve_best(searcher: &mut Searcher, position: &Position, scoring: Scoring) -> Solution {
     let state = KulamiState::new(position.clone(), scoring);
-    let result = searcher.search(&state, &KulamiEvaluator::default(), Limits::default(), None);
+    let result = searcher.search(&state, &KulamiEvaluator::tuned(state.scoring()), Limits::default(), None);
     debug_assert!(result.exact, "an unlimited search ends solved");
     match result.best.filter(|_| !position.is_game_over()) {
         Some(cell) => Solution {
@@ -219,7 +219,7 @@ pub fn analyse(
     limits: Limits,
 ) -> Vec<MoveReview> {
     review(start, moves, scoring, |state| {
-        let ranked = searcher.rank_moves(state, &KulamiEvaluator::default(), limits);
+        let ranked = searcher.rank_moves(state, &KulamiEvaluator::tuned(state.scoring()), limits);
         Some((ranked.moves, ranked.exact))
     })
 }

@@ -102,7 +102,6 @@ pub struct Engine {
     level: Level,
     options: EngineOptions,
     searcher: Searcher,
-    evaluator: KulamiEvaluator,
     rng: Pcg64Mcg,
     /// The tree search's trees after its last move, and the scoring they were grown under:
     /// the next search starts from the subtree of the position it is asked about.
@@ -114,18 +113,22 @@ impl Engine {
     #[must_use]
     pub fn new(level: Level, options: EngineOptions) -> Engine {
         let threads = if level == Level::Master && options.nodes.is_none() { options.threads } else { 1 };
-        let evaluator = if matches!(level, Level::Beginner | Level::Baseline) {
-            KulamiEvaluator::tiles_only()
-        } else {
-            KulamiEvaluator::default()
-        };
         Engine {
             level,
             options,
             searcher: Searcher::new(options.table_megabytes, threads),
-            evaluator,
             rng: Pcg64Mcg::seed_from_u64(options.seed),
             kept: (KeptTrees::default(), Scoring::Standard),
+        }
+    }
+
+    /// The evaluation of this level under `scoring`: the tile score alone for level 1 and the
+    /// public engine's design, else the weights fitted to that scoring.
+    fn evaluator(&self, scoring: Scoring) -> KulamiEvaluator {
+        if matches!(self.level, Level::Beginner | Level::Baseline) {
+            KulamiEvaluator::tiles_only()
+        } else {
+            KulamiEvaluator::tuned(scoring)
         }
     }
 
@@ -187,7 +190,13 @@ impl Engine {
         match self.level {
             Level::Beginner => {
                 let result = self.search(state, capped(Limits::depth(BEGINNER_DEPTH)), cancel);
-                let picked = pick_near_best(state, &self.evaluator, BEGINNER_DEPTH, BEGINNER_MARGIN, &mut self.rng);
+                let picked = pick_near_best(
+                    state,
+                    &self.evaluator(state.scoring()),
+                    BEGINNER_DEPTH,
+                    BEGINNER_MARGIN,
+                    &mut self.rng,
+                );
                 with_choice(result, picked)
             }
             Level::Casual => self.search(state, capped(Limits::depth(2)), cancel),
@@ -211,7 +220,7 @@ impl Engine {
                 let mut game = state.clone();
                 let depth = baseline::scheduled_depth(game.moves_left_at_most());
                 let start = web_time::Instant::now();
-                let found = baseline::best_move(&mut game, &self.evaluator, depth);
+                let found = baseline::best_move(&mut game, &self.evaluator(state.scoring()), depth);
                 SearchResult {
                     best: found.map(|(mv, _)| mv),
                     value: found.map_or(0, |(_, value)| value),
@@ -232,7 +241,7 @@ impl Engine {
         let depth = swap_judgement_depth(state.moves_left_at_most());
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let limits = Limits::depth(depth).with_time(self.options.time.cap(own_moves_left));
-        self.searcher.search(state, &KulamiEvaluator::default(), limits, None)
+        self.searcher.search(state, &KulamiEvaluator::tuned(state.scoring()), limits, None)
     }
 
     /// The first marble of a game with the swap rule: the one that leaves the least to the
@@ -243,7 +252,7 @@ impl Engine {
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let depth = swap_judgement_depth(state.moves_left_at_most().saturating_sub(1)) + 1;
         let limits = Limits::depth(depth).with_time(self.options.time.cap(own_moves_left));
-        let ranked = self.searcher.rank_moves(state, &KulamiEvaluator::default(), limits);
+        let ranked = self.searcher.rank_moves(state, &KulamiEvaluator::tuned(state.scoring()), limits);
         let balanced = ranked.moves.iter().min_by_key(|(_, value)| value.abs()).copied();
         SearchResult {
             best: balanced.map(|(cell, _)| cell),
@@ -278,6 +287,7 @@ impl Engine {
         }
         let limits = self.mcts_limits(time.saturating_sub(start.elapsed()), threads);
         let scoring = state.scoring();
+        let evaluator = self.evaluator(scoring);
         let (kept, kept_scoring) = &mut self.kept;
         if *kept_scoring != scoring {
             kept.clear();
@@ -285,7 +295,7 @@ impl Engine {
         }
         let options = tree_search_options(scoring);
         let seed = self.rng.next_u64();
-        let found = mcts::search_reusing(kept, state, Some(&self.evaluator), options, limits, seed, cancel);
+        let found = mcts::search_reusing(kept, state, Some(&evaluator), options, limits, seed, cancel);
         self.tree_result(state, found, start)
     }
 
@@ -303,7 +313,12 @@ impl Engine {
         if self.options.nodes.is_some() || state.moves_left_at_most() > proof_reach(time, state.scoring()) {
             return None;
         }
-        let proof = self.searcher.prove(state, &self.evaluator, Limits::time(time.mul_f64(PROOF_SHARE)), cancel)?;
+        let proof = self.searcher.prove(
+            state,
+            &self.evaluator(state.scoring()),
+            Limits::time(time.mul_f64(PROOF_SHARE)),
+            cancel,
+        )?;
         let value = match proof.outcome {
             Proven::Won => POINT,
             Proven::Drawn => 0,
@@ -330,7 +345,7 @@ impl Engine {
         found: MctsResult<Cell>,
         start: web_time::Instant,
     ) -> SearchResult<Cell> {
-        let value = line_value(state, &found.pv, &self.evaluator);
+        let value = line_value(state, &found.pv, &self.evaluator(state.scoring()));
         SearchResult {
             best: found.best,
             value: if found.best.is_some() { value } else { state.terminal_value().unwrap_or(0) },
@@ -352,7 +367,7 @@ impl Engine {
     }
 
     fn search(&mut self, state: &KulamiState, limits: Limits, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
-        self.searcher.search(state, &self.evaluator, limits, cancel)
+        self.searcher.search(state, &self.evaluator(state.scoring()), limits, cancel)
     }
 }
 
@@ -451,10 +466,12 @@ pub const TREE_SEARCH: MctsOptions = MctsOptions {
 };
 
 /// The tree search of levels 4 and 5 under `scoring`: [`TREE_SEARCH`] under the standard
-/// scoring, and RAVE alone under a variant, where the evaluation misjudges the bonuses still to
-/// come. Under `both` at 0.1 s per move (`examples/mcts_tune.rs`, 100 games against plain MCTS)
-/// RAVE alone scores 69%, with the evaluation's backups 44% (53% with an 8-point unit, 38% with
-/// the bonus weights at 0). Nor does a variant take contempt: under `area` at 1 s level 5 with
+/// scoring, and RAVE alone under a variant. With each scoring's own evaluation
+/// ([`KulamiEvaluator::tuned`]) the backups (weight 0.4, an 8-point lead counting as a 73%
+/// chance) scored 58.0% against RAVE alone at 0.1 s per move under `lines` and under `both`
+/// (`examples/mcts_tune.rs`, 100 games each, +56, +9..+105 and +6..+109) and 52.0% under `area`,
+/// but level 5 with them under `both` scored 63.5% against MCTS at 1 s (100 games), no more than
+/// the 62.0% of RAVE alone. Nor does a variant take contempt: under `area` at 1 s level 5 with
 /// it stood at 62.5% after 56 games, against 68.5% without.
 #[must_use]
 pub fn tree_search_options(scoring: Scoring) -> MctsOptions {

@@ -4,7 +4,7 @@
 //! (`cargo run --release -p kulami-ai --example tune` plays the games and prints them), not
 //! guessed.
 
-use kulami_core::line_sum;
+use kulami_core::{CellSet, Color, Direction, Scoring, largest_group, line_sum};
 
 use crate::kulami::{KulamiState, POINT};
 use game_search::{Evaluator, SearchGame};
@@ -12,7 +12,20 @@ use game_search::{Evaluator, SearchGame};
 /// The named features, each from the side to move's point of view (mine minus the opponent's);
 /// the tile states of [`TILE_STATES`] follow them in [`Features`], twice: every tile in that
 /// state, then only those the side to move can place on now.
-pub const FEATURES: [&str; 8] = ["tiles", "secured", "leaning", "mobility", "area", "lines", "tempo", "threat"];
+pub const FEATURES: [&str; 12] = [
+    "tiles",
+    "secured",
+    "leaning",
+    "mobility",
+    "area",
+    "lines",
+    "tempo",
+    "threat",
+    "area room",
+    "fours",
+    "threes",
+    "twos",
+];
 
 /// The states of a tile the evaluation weighs one by one: `(holes, leader's marbles, other
 /// side's marbles)`, the leader strictly ahead. Each is a feature: the tiles in that state led
@@ -77,6 +90,10 @@ const TILE_STATE_SLOT: [[[u8; 7]; 7]; 7] = {
 /// - `threat`: the most tile points the side to move's next marble can swing (a tie broken or a
 ///   lead levelled on a tile it can reach), what a leaf evaluated without a search of the reply
 ///   misses;
+/// - `area room`, when Biggest Area counts: the empty holes next to the largest group, where it
+///   can still grow;
+/// - `fours`, `threes`, `twos`, when Lines counts: the windows of five holes in a line, none
+///   taken by the opponent, that hold four, three and two marbles (the lines still to be made);
 /// - then each of [`TILE_STATES`]: over every tile, and again over the tiles the side to move can
 ///   place on now (a lead the mover can add to or the opponent cannot answer at once).
 #[must_use]
@@ -122,8 +139,50 @@ pub fn features(state: &KulamiState) -> Features {
         0
     };
     let lines = measure(state.scoring().counts_lines(), line_sum);
-    features[..FEATURES.len()].copy_from_slice(&[tiles, secured, leaning, mobility, area, lines, 1, threat]);
+    let empty = layout.holes() & !occupied;
+    let area_room = if state.scoring().counts_area() {
+        let room = |color| (largest_group(position.marbles(color)).grow() & empty).len() as i32;
+        room(me) - room(other)
+    } else {
+        0
+    };
+    let (fours, threes, twos) = if state.scoring().counts_lines() {
+        let windows =
+            |color: Color| open_windows(position.marbles(color), layout.holes() & !position.marbles(color.other()));
+        let (mine, theirs) = (windows(me), windows(other));
+        (mine.0 - theirs.0, mine.1 - theirs.1, mine.2 - theirs.2)
+    } else {
+        (0, 0, 0)
+    };
+    features[..FEATURES.len()]
+        .copy_from_slice(&[tiles, secured, leaning, mobility, area, lines, 1, threat, area_room, fours, threes, twos]);
     features
+}
+
+/// The windows of five cells in a line, every one `open` (a hole with no opposing marble), that
+/// hold four, three and two of `marbles`: `(fours, threes, twos)`.
+fn open_windows(marbles: CellSet, open: CellSet) -> (i32, i32, i32) {
+    let (mut fours, mut threes, mut pairs) = (0, 0, 0);
+    for direction in Direction::LINES {
+        // Bit-sliced counters of the marbles in the window that starts at each cell.
+        let (mut starts, mut ones, mut twos, mut four_bit) = (open, CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
+        let (mut ahead_open, mut ahead) = (open, marbles);
+        for step in 0..5 {
+            if step > 0 {
+                ahead_open = ahead_open.shift_back(direction);
+                ahead = ahead.shift_back(direction);
+                starts &= ahead_open;
+            }
+            let carry = ones & ahead;
+            ones ^= ahead;
+            four_bit |= twos & carry;
+            twos ^= carry;
+        }
+        fours += (starts & four_bit & !twos & !ones).len() as i32;
+        threes += (starts & ones & twos & !four_bit).len() as i32;
+        pairs += (starts & !ones & twos & !four_bit).len() as i32;
+    }
+    (fours, threes, pairs)
 }
 
 /// How far the game has gone, 0 at the start to [`PHASES`] when every marble is placed.
@@ -147,26 +206,79 @@ pub struct KulamiEvaluator {
     pub end: Features,
 }
 
-/// Weights fitted to self-play (see the module documentation): `(opening, end)`, fitted to
-/// 3,200 games of level 4 against itself (2,000 playouts a move) on random boards under the
-/// standard scoring, played with the weights before these (`PLAYOUTS=2000 cargo run --release -p
+/// Weights fitted to self-play under the standard scoring (see the module documentation):
+/// `(opening, end)`, fitted to 3,200 games of level 4 against itself (2,000 playouts a move) on
+/// random boards, played with the weights before these (`PLAYOUTS=2000 cargo run --release -p
 /// kulami-ai --example tune -- 4000 standard`; the other 800 games held out, where the fit's
 /// error is 1.757 points against the former weights' 1.78; without `threat` 1.771, without the
-/// reachable tile states 1.760, without both 1.777). The `area` and `lines` weights, which only
-/// a variant uses, stay those fitted to casual games of every scoring. In the tree search at
-/// 0.1 s per move these weights scored 57.2% against the former ones, which had neither `threat`
-/// nor the reachable tile states (`examples/mcts_tune.rs`, 200 games, +51 Elo, +15..+88); those
-/// had scored 66% against the named features alone.
-pub const TUNED_WEIGHTS: (Features, Features) = (
+/// reachable tile states 1.760, without both 1.777). The bonuses' features are 0 under this
+/// scoring, and so are their weights. In the tree search at 0.1 s per move these weights scored
+/// 57.2% against the former ones, which had neither `threat` nor the reachable tile states
+/// (`examples/mcts_tune.rs`, 200 games, +51 Elo, +15..+88); those had scored 66% against the
+/// named features alone.
+pub const STANDARD_WEIGHTS: (Features, Features) = (
     weights(
-        [8, 68, 9, 0, 51, 135, -32, 17],
+        [8, 68, 9, 0, 0, 0, -32, 17, 0, 0, 0, 0],
         [-51, -161, -16, -43, 49, -36, -1, 6, -69, -65, -12, 20, 23, 76, -4, 44, 39, -119, -64, 41, 75, 25, 25, 16],
         [17, 0, -3, -2, 0, 0, -4, -1, 15, -21, 0, 0, 10, 7, 9, 5, 8, 52, 48, 29, 0, -41, 0, 0],
     ),
     weights(
-        [33, 21, 5, 10, 105, 92, -24, 19],
+        [33, 21, 5, 10, 0, 0, -24, 19, 0, 0, 0, 0],
         [-10, -6, -10, -15, 2, -35, -14, -7, -9, -20, 3, -55, -37, 71, 18, -27, 18, -13, 7, 7, 26, -16, -21, 74],
         [-17, 0, -4, -2, 0, 0, 10, -11, -23, -19, 0, 0, 41, -24, 14, -12, -13, -26, -29, -13, 0, -16, 0, 0],
+    ),
+);
+
+/// Weights fitted under the Biggest Area scoring, as [`STANDARD_WEIGHTS`] but to 1,600 games of
+/// level 4 (RAVE, 2,000 playouts a move) under that scoring (`PLAYOUTS=2000 cargo run --release
+/// -p kulami-ai --example tune -- 2000 area`). On the 400 held-out games the error is 2.64
+/// points, against 2.74 for the weights of every scoring that came before them.
+pub const AREA_WEIGHTS: (Features, Features) = (
+    weights(
+        [16, 173, 15, 0, 8, 0, 59, 11, 16, 0, 0, 0],
+        [
+            45, 166, 44, -80, -238, 212, 40, 74, -104, -33, -147, 239, 23, 100, -16, 127, -9, -297, 10, -181, -525, 19,
+            244, 420,
+        ],
+        [7, 0, 7, -4, 0, 0, 5, 4, 5, 53, 0, 0, 13, 4, -15, 18, -1, 84, 49, 145, 0, 118, 0, 0],
+    ),
+    weights(
+        [33, 2, 4, 10, 75, 0, -15, 18, 36, 0, 0, 0],
+        [-22, -45, -27, 5, 61, -53, -17, -5, 0, -14, 47, -65, -23, 71, -7, -51, 22, 29, -18, 54, 136, -71, -19, -51],
+        [-17, 0, -5, 9, 0, 0, 1, -9, -10, -11, 0, 0, 7, -12, 30, -11, 1, -43, 0, -26, 0, 69, 0, 0],
+    ),
+);
+
+/// Weights fitted under the Lines scoring (`... tune -- 2000 lines`, as [`AREA_WEIGHTS`]): 3.02
+/// points of error on the held-out games, against 3.42 for the weights of every scoring before.
+pub const LINES_WEIGHTS: (Features, Features) = (
+    weights(
+        [15, 73, 9, 1, 0, 63, 1, 14, 0, 185, 93, 33],
+        [-27, -22, -4, -35, -4, 161, 8, 9, -40, -24, 55, 210, 18, 81, -14, 27, 56, -151, 106, -64, 123, -299, -48, -20],
+        [3, 0, -2, -39, 0, 0, -8, -18, 38, 30, 0, 0, -3, 1, 3, 4, -40, 108, -40, 14, 0, -89, 0, 0],
+    ),
+    weights(
+        [27, 1, 4, 22, 0, 74, -55, 18, 0, 70, 10, -11],
+        [-30, -50, -25, -4, 62, -90, -24, -25, -11, -16, 32, -134, -29, 91, -1, -28, 6, 27, -23, 68, 121, -3, 20, -72],
+        [-14, 0, -3, 8, 0, 0, 11, -3, -27, -18, 0, 0, 53, -26, 34, -19, 6, -46, 6, -6, 0, -65, 0, 0],
+    ),
+);
+
+/// Weights fitted under both bonuses (`... tune -- 2000 both`, as [`AREA_WEIGHTS`]): 3.64
+/// points of error on the held-out games, against 4.27 for the weights of every scoring.
+pub const BOTH_WEIGHTS: (Features, Features) = (
+    weights(
+        [20, 158, 16, 0, 32, 43, 89, 11, 24, 165, 93, 39],
+        [
+            17, 55, 37, -66, -154, 267, 27, 82, -79, -6, -122, 521, 10, 135, -39, 99, -38, -235, -111, -125, -192, 26,
+            76, 49,
+        ],
+        [7, 0, 2, -10, 0, 0, -5, 6, 10, 113, 0, 0, 15, 0, -19, 20, -5, 81, -66, 67, 0, 50, 0, 0],
+    ),
+    weights(
+        [32, -8, 3, 20, 78, 80, -40, 20, 28, 83, 20, -2],
+        [-23, -39, -24, 14, 89, -87, -22, -22, 9, -12, 54, -123, 16, 8, -13, -43, 41, 41, -18, 79, 158, -50, 17, -129],
+        [-9, 0, -2, 4, 0, 0, 9, -7, -13, -28, 0, 0, 7, -12, 40, -1, -2, -36, 40, -6, 0, -20, 0, 0],
     ),
 );
 
@@ -198,17 +310,24 @@ pub const fn weights(
     all
 }
 
-impl Default for KulamiEvaluator {
-    fn default() -> KulamiEvaluator {
-        KulamiEvaluator { opening: TUNED_WEIGHTS.0, end: TUNED_WEIGHTS.1 }
-    }
-}
-
 impl KulamiEvaluator {
+    /// The evaluation fitted to games under `scoring`: each scoring has its own weights, since
+    /// a bonus changes what a tile, a group or a line is worth.
+    #[must_use]
+    pub const fn tuned(scoring: Scoring) -> KulamiEvaluator {
+        let (opening, end) = match scoring {
+            Scoring::Standard => STANDARD_WEIGHTS,
+            Scoring::Area => AREA_WEIGHTS,
+            Scoring::Lines => LINES_WEIGHTS,
+            Scoring::Both => BOTH_WEIGHTS,
+        };
+        KulamiEvaluator { opening, end }
+    }
+
     /// The evaluation of the public engine's design: the tile score and nothing else.
     #[must_use]
     pub fn tiles_only() -> KulamiEvaluator {
-        let weights = named_weights([POINT, 0, 0, 0, 0, 0, 0, 0]);
+        let weights = named_weights([POINT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         KulamiEvaluator { opening: weights, end: weights }
     }
 }
@@ -286,6 +405,7 @@ impl Evaluator<KulamiState> for KulamiEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_search::mcts;
     use kulami_core::{Color, Layout, Position, Scoring};
     use std::sync::Arc;
 
@@ -296,6 +416,19 @@ mod tests {
     }
 
     #[test]
+    fn open_windows_count_the_lines_still_to_be_made() {
+        let cells = |names: &str| names.split(' ').map(|name| name.parse().unwrap()).collect::<CellSet>();
+        let row = cells("a1 b1 c1 d1 e1 f1");
+        // a1-e1 holds four, b1-f1 three; no window of five runs any other way.
+        assert_eq!(open_windows(cells("a1 b1 c1 d1"), row), (1, 1, 0));
+        // An opposing marble on e1 closes both windows.
+        assert_eq!(open_windows(cells("a1 b1 c1 d1"), cells("a1 b1 c1 d1 f1")), (0, 0, 0));
+        // Five in a row is a line already, not one to be made; the diagonal a1-e5 holds three.
+        let open = cells("a1 b1 c1 d1 e1 b2 c3 d4 e5");
+        assert_eq!(open_windows(cells("a1 b1 c1 d1 e1 c3 e5"), open), (0, 1, 0));
+    }
+
+    #[test]
     fn features_see_secured_and_leaning_tiles_and_tile_states() {
         // A is 2x3, B (d1 d2), C (a3 b3) and D (c3 d3) are 1x2.
         let layout = Arc::new(Layout::parse("AAAB/AAAB/CCDD").unwrap());
@@ -303,7 +436,8 @@ mod tests {
         let state = KulamiState::new(Position::from_moves(layout, &moves).unwrap(), Scoring::Both);
         assert_eq!(state.position().side_to_move(), Color::Red);
         let all = features(&state);
-        let [tiles, secured, leaning, mobility, area, lines, tempo, threat] = all[..FEATURES.len()].try_into().unwrap();
+        let [tiles, secured, leaning, mobility, area, lines, tempo, threat, area_room, fours, threes, twos] =
+            all[..FEATURES.len()].try_into().unwrap();
         assert_eq!(tempo, 1);
         // Red holds A (6) and D (2), black B and C (2 + 2).
         assert_eq!(tiles, 6 + 2 - 4);
@@ -316,6 +450,10 @@ mod tests {
         assert_eq!((mobility, threat), (0, 0));
         // Red's largest group is 1 (a1, b2, d3 apart), black's 2 (d1 d2); no lines.
         assert_eq!((area, lines), (1 - 2, 0));
+        // Red's first largest group, a1, borders the empty b1 and a2; black's d1 d2 c1 and c2.
+        assert_eq!(area_room, 2 - 2);
+        // Three rows and four columns are too short for a window of five.
+        assert_eq!((fours, threes, twos), (0, 0, 0));
         let tile_state = |key| tile_state_count(&all, key, false);
         // Red leads A 2-0; black B 2-0; C (black's) and D (red's) are both 1-0 and cancel.
         assert_eq!(tile_state((6, 2, 0)), 1);
@@ -346,10 +484,55 @@ mod tests {
         assert_eq!((tile_state_count(&all, (2, 1, 0), false), tile_state_count(&all, (2, 1, 0), true)), (-1, 0));
     }
 
+    /// The positions of 40 seeded games under `scoring` between tree searches (RAVE, 200
+    /// playouts a move, no evaluation), each with the game's final margin for its mover.
+    fn positions_with_results(scoring: Scoring) -> Vec<(KulamiState, i32)> {
+        let limits = mcts::MctsLimits { time: std::time::Duration::MAX, playouts: 200, threads: 1 };
+        let mut samples = Vec::new();
+        for seed in 1..=40 {
+            let layout = Arc::new(kulami_layouts::generate(seed, kulami_layouts::Shape::Square));
+            let mut state = KulamiState::new(Position::new(layout), scoring);
+            let mut positions = Vec::new();
+            while let Some(cell) = mcts::search(&state, None, mcts::MctsOptions::RAVE, limits, seed, None).best {
+                positions.push(state.clone());
+                state.play(cell);
+            }
+            let margin = state.terminal_value().expect("over");
+            // Players alternate: the last mover's margin is the opposite of the one at the end.
+            let count = positions.len();
+            samples.extend(
+                positions
+                    .into_iter()
+                    .enumerate()
+                    .map(|(ply, position)| (position, if (count - ply) % 2 == 1 { -margin } else { margin })),
+            );
+        }
+        samples
+    }
+
+    /// The root-mean-square error of `evaluator` on `samples`, in points.
+    fn error(evaluator: &KulamiEvaluator, samples: &[(KulamiState, i32)]) -> f64 {
+        let squares = samples.iter().map(|(state, result)| f64::from(evaluator.evaluate(state) - result).powi(2));
+        (squares.sum::<f64>() / samples.len() as f64).sqrt() / f64::from(POINT)
+    }
+
+    #[test]
+    fn each_variant_has_an_evaluation_that_knows_its_bonuses() {
+        // The standard weights weigh no bonus: the measure of what a variant's own weights add.
+        let standard = KulamiEvaluator::tuned(Scoring::Standard);
+        for scoring in [Scoring::Area, Scoring::Lines, Scoring::Both] {
+            let samples = positions_with_results(scoring);
+            let (own, blind) = (error(&KulamiEvaluator::tuned(scoring), &samples), error(&standard, &samples));
+            // 5.18 against 5.75 points under `area`, 5.37 against 5.57 under `lines`, 8.96
+            // against 10.71 under `both`: these games are weak, so their margins are wide.
+            assert!(own < blind - 0.1, "{scoring}: error {own:.2} points with its weights, {blind:.2} without");
+        }
+    }
+
     #[test]
     fn weights_read_back_and_bad_weights_say_where() {
         let write = |weights: &Features| weights.map(|w| w.to_string()).join(",");
-        let tuned = KulamiEvaluator::default();
+        let tuned = KulamiEvaluator::tuned(Scoring::Lines);
         let text = format!("{};{}", write(&tuned.opening), write(&tuned.end));
         assert_eq!(text.parse::<KulamiEvaluator>(), Ok(tuned));
         assert_eq!("1,2,3".parse::<KulamiEvaluator>(), Err(ParseWeightsError::NoSemicolon));

@@ -105,8 +105,8 @@ fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
 /// the bank, and so every date's puzzle, as it was made.
 fn bank_evaluator() -> KulamiEvaluator {
     KulamiEvaluator {
-        opening: named_weights([13, 53, 9, 0, 51, 135, 39, 0]),
-        end: named_weights([37, 60, 11, 22, 105, 92, 42, 0]),
+        opening: named_weights([13, 53, 9, 0, 51, 135, 39, 0, 0, 0, 0, 0]),
+        end: named_weights([37, 60, 11, 22, 105, 92, 42, 0, 0, 0, 0, 0]),
     }
 }
 
@@ -455,7 +455,8 @@ mod tests {
         // Proving every puzzle is `cargo xtask puzzles --check`; here a sample of them.
         for puzzle in bank.iter().step_by(40) {
             let state = KulamiState::new(puzzle.position(), puzzle.scoring);
-            let ranked = Searcher::new(16, 1).rank_moves(&state, &KulamiEvaluator::default(), Limits::default());
+            let ranked =
+                Searcher::new(16, 1).rank_moves(&state, &KulamiEvaluator::tuned(state.scoring()), Limits::default());
             assert!(ranked.exact);
             assert_eq!(ranked.moves[0], (puzzle.answer, puzzle.margin * POINT), "{puzzle}");
             let (best, second) = (ranked.moves[0].1, ranked.moves[1].1);

@@ -82,9 +82,9 @@ fn both_settings_find_a_best_first_move_on_a_small_board() {
     let layout = Arc::new(Layout::parse("AAB/CCB").unwrap());
     let state = KulamiState::new(Position::new(layout), Scoring::Standard);
     let solve = |game: &KulamiState| {
-        Searcher::new(1, 1).search(game, &KulamiEvaluator::default(), Limits::default(), None).value
+        Searcher::new(1, 1).search(game, &KulamiEvaluator::tuned(Scoring::Standard), Limits::default(), None).value
     };
-    let evaluator = KulamiEvaluator::default();
+    let evaluator = KulamiEvaluator::tuned(Scoring::Standard);
     let settings: [(Option<&dyn Evaluator<KulamiState>>, MctsOptions); 3] =
         [(None, MctsOptions::PLAIN), (None, MctsOptions::RAVE), (Some(&evaluator), TREE_SEARCH)];
     for (evaluator, options) in settings {

@@ -41,7 +41,8 @@ fn solved_values_equal_minimax() {
     for (layout, scoring, left) in boards {
         let mut game = endgame(layout, scoring, left);
         let expected = minimax(&mut game);
-        let result = Searcher::new(4, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+        let result =
+            Searcher::new(4, 1).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::default(), None);
         assert!(result.exact, "{layout}: not solved");
         assert_eq!(result.value, expected, "{layout} {scoring}");
         // The move it picks achieves that value.
@@ -56,7 +57,8 @@ fn an_exact_principal_variation_plays_to_the_end_for_the_value() {
     // 18 plies left: the table holds the line's first moves, small searches find the rest.
     for (scoring, left) in [(Scoring::Standard, 18), (Scoring::Both, 14), (Scoring::Area, 8)] {
         let game = endgame(CLASSIC, scoring, left);
-        let result = Searcher::new(8, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+        let result =
+            Searcher::new(8, 1).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::default(), None);
         assert!(result.exact);
         let mut line = game.clone();
         for &cell in &result.pv {
@@ -74,8 +76,8 @@ fn two_threads_solve_to_the_same_value() {
     // From 16 plies left the threads split the tree (claims start at depth 10).
     for (scoring, left) in [(Scoring::Lines, 12), (Scoring::Standard, 16), (Scoring::Both, 16), (Scoring::Area, 17)] {
         let game = endgame(CLASSIC, scoring, left);
-        let one = Searcher::new(8, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
-        let two = Searcher::new(8, 2).search(&game, &KulamiEvaluator::default(), Limits::default(), None);
+        let one = Searcher::new(8, 1).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::default(), None);
+        let two = Searcher::new(8, 2).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::default(), None);
         assert!(one.exact && two.exact);
         assert_eq!(one.value, two.value, "{scoring}, {left} plies left");
     }
@@ -84,7 +86,8 @@ fn two_threads_solve_to_the_same_value() {
 #[test]
 fn node_limited_search_is_deterministic_and_legal() {
     let game = state(CLASSIC, "d4 d7 g7", Scoring::Standard);
-    let run = || Searcher::new(4, 1).search(&game, &KulamiEvaluator::default(), Limits::nodes(20_000), None);
+    let run =
+        || Searcher::new(4, 1).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::nodes(20_000), None);
     let (first, second) = (run(), run());
     assert_eq!(first.best, second.best);
     assert_eq!(first.value, second.value);
@@ -101,7 +104,7 @@ fn node_limited_search_is_deterministic_and_legal() {
 #[test]
 fn a_finished_game_has_no_move() {
     let game = state("AABB", "a1 c1", Scoring::Standard);
-    let result = Searcher::new(1, 1).search(&game, &KulamiEvaluator::default(), Limits::depth(3), None);
+    let result = Searcher::new(1, 1).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::depth(3), None);
     assert_eq!((result.best, result.value, result.exact), (None, 0, true));
 }
 
@@ -109,7 +112,8 @@ fn a_finished_game_has_no_move() {
 fn a_set_cancel_flag_stops_at_once() {
     let game = state(CLASSIC, "", Scoring::Standard);
     let cancel = std::sync::atomic::AtomicBool::new(true);
-    let result = Searcher::new(4, 1).search(&game, &KulamiEvaluator::default(), Limits::default(), Some(&cancel));
+    let result =
+        Searcher::new(4, 1).search(&game, &KulamiEvaluator::tuned(game.scoring()), Limits::default(), Some(&cancel));
     assert!(result.best.is_some(), "still a legal move to play");
     assert!(result.nodes < 5_000, "{}", result.nodes);
 }

@@ -15,7 +15,8 @@ fn the_engine_swaps_exactly_when_the_first_move_is_winning() {
         for first in Position::new(layout.clone()).legal_moves() {
             let position = Position::new(layout.clone()).with_swap_rule(true).replay(&[Move::Place(first)]).unwrap();
             let state = KulamiState::new(position.clone(), Scoring::Standard);
-            let exact = Searcher::new(1, 1).search(&state, &KulamiEvaluator::default(), Limits::default(), None);
+            let exact =
+                Searcher::new(1, 1).search(&state, &KulamiEvaluator::tuned(Scoring::Standard), Limits::default(), None);
             assert!(exact.exact);
             let choice = engine.choose(&position, Scoring::Standard, None);
             let swap = choice.best == Some(Move::Swap);
@@ -46,7 +47,9 @@ fn with_the_swap_rule_the_first_marble_is_the_most_balanced_one() {
     let left_to_owner = |first: Cell| {
         let after =
             KulamiState::new(Position::from_moves(layout.clone(), &[Move::Place(first)]).unwrap(), Scoring::Standard);
-        let answer = Searcher::new(1, 1).search(&after, &KulamiEvaluator::default(), Limits::default(), None).value;
+        let answer = Searcher::new(1, 1)
+            .search(&after, &KulamiEvaluator::tuned(Scoring::Standard), Limits::default(), None)
+            .value;
         -answer.abs()
     };
     let best = start.legal_moves().iter().map(left_to_owner).max().unwrap();
@@ -142,7 +145,7 @@ fn with_seconds_to_think_near_the_end_the_tree_search_plays_a_proven_move() {
     let mut outcomes = Vec::new();
     for seed in 1..40 {
         let state = random_play(seed, |state| state.moves_left_at_most() <= 20);
-        let exact = solver.search(&state, &KulamiEvaluator::default(), Limits::default(), None).value;
+        let exact = solver.search(&state, &KulamiEvaluator::tuned(Scoring::Standard), Limits::default(), None).value;
         let proven = engine.proven_move(&state, three_seconds, None);
         if exact < 0 {
             assert_eq!(proven, None, "seed {seed}: a lost position is left to the tree search");
@@ -151,7 +154,7 @@ fn with_seconds_to_think_near_the_end_the_tree_search_plays_a_proven_move() {
         let proven = proven.unwrap_or_else(|| panic!("seed {seed}: not proven"));
         let mut next = state.clone();
         next.play(proven.best.expect("a move"));
-        let after = -solver.search(&next, &KulamiEvaluator::default(), Limits::default(), None).value;
+        let after = -solver.search(&next, &KulamiEvaluator::tuned(Scoring::Standard), Limits::default(), None).value;
         // The move keeps the outcome: a win stays a win (by however much), a draw a draw.
         assert_eq!((after.signum(), proven.value.signum()), (exact.signum(), exact.signum()), "seed {seed}");
         outcomes.push(exact.signum());
@@ -160,7 +163,7 @@ fn with_seconds_to_think_near_the_end_the_tree_search_plays_a_proven_move() {
     // Beyond the reach nothing is tried, and a proof cut short proves nothing.
     let far = random_play(1, |state| state.moves_left_at_most() <= 30);
     assert_eq!(engine.proven_move(&far, three_seconds, None), None);
-    assert_eq!(solver.prove(&far, &KulamiEvaluator::default(), Limits::nodes(100_000), None), None);
+    assert_eq!(solver.prove(&far, &KulamiEvaluator::tuned(Scoring::Standard), Limits::nodes(100_000), None), None);
 }
 
 #[test]
