@@ -139,8 +139,8 @@ pub fn features(state: &KulamiState) -> Features {
         0
     };
     let lines = measure(state.scoring().counts_lines(), line_sum);
-    let empty = layout.holes() & !occupied;
     let area_room = if state.scoring().counts_area() {
+        let empty = layout.holes() & !occupied;
         let room = |color| (largest_group(position.marbles(color)).grow() & empty).len() as i32;
         room(me) - room(other)
     } else {
@@ -162,10 +162,11 @@ pub fn features(state: &KulamiState) -> Features {
 /// The windows of five cells in a line, every one `open` (a hole with no opposing marble), that
 /// hold four, three and two of `marbles`: `(fours, threes, twos)`.
 fn open_windows(marbles: CellSet, open: CellSet) -> (i32, i32, i32) {
-    let (mut fours, mut threes, mut pairs) = (0, 0, 0);
+    let (mut fours, mut threes, mut twos) = (0, 0, 0);
     for direction in Direction::LINES {
-        // Bit-sliced counters of the marbles in the window that starts at each cell.
-        let (mut starts, mut ones, mut twos, mut four_bit) = (open, CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
+        // The count of marbles in the window that starts at each cell, as three bit planes,
+        // added one cell of the window at a time.
+        let (mut starts, mut low, mut middle, mut high) = (open, CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
         let (mut ahead_open, mut ahead) = (open, marbles);
         for step in 0..5 {
             if step > 0 {
@@ -173,16 +174,16 @@ fn open_windows(marbles: CellSet, open: CellSet) -> (i32, i32, i32) {
                 ahead = ahead.shift_back(direction);
                 starts &= ahead_open;
             }
-            let carry = ones & ahead;
-            ones ^= ahead;
-            four_bit |= twos & carry;
-            twos ^= carry;
+            let carry = low & ahead;
+            low ^= ahead;
+            high |= middle & carry;
+            middle ^= carry;
         }
-        fours += (starts & four_bit & !twos & !ones).len() as i32;
-        threes += (starts & ones & twos & !four_bit).len() as i32;
-        pairs += (starts & !ones & twos & !four_bit).len() as i32;
+        fours += (starts & high & !middle & !low).len() as i32;
+        threes += (starts & !high & middle & low).len() as i32;
+        twos += (starts & !high & middle & !low).len() as i32;
     }
-    (fours, threes, pairs)
+    (fours, threes, twos)
 }
 
 /// How far the game has gone, 0 at the start to [`PHASES`] when every marble is placed.
