@@ -130,29 +130,22 @@ pub fn features(state: &KulamiState) -> Features {
     }
     let tiles = state.tile_lead();
     let mobility = legal.len() as i32;
-    let measure = |on: bool, f: fn(kulami_core::CellSet) -> usize| {
-        if on { f(position.marbles(me)) as i32 - f(position.marbles(other)) as i32 } else { 0 }
-    };
-    let area = if state.scoring().counts_area() {
-        state.largest_area(me) as i32 - state.largest_area(other) as i32
-    } else {
-        0
-    };
-    let lines = measure(state.scoring().counts_lines(), line_sum);
-    let area_room = if state.scoring().counts_area() {
+    // Each bonus's measures, mine minus the opponent's, only where that bonus counts.
+    let (area, area_room) = if state.scoring().counts_area() {
         let empty = layout.holes() & !occupied;
         let room = |color| (largest_group(position.marbles(color)).grow() & empty).len() as i32;
-        room(me) - room(other)
+        (state.largest_area(me) as i32 - state.largest_area(other) as i32, room(me) - room(other))
     } else {
-        0
+        (0, 0)
     };
-    let (fours, threes, twos) = if state.scoring().counts_lines() {
+    let (lines, fours, threes, twos) = if state.scoring().counts_lines() {
         let windows =
             |color: Color| open_windows(position.marbles(color), layout.holes() & !position.marbles(color.other()));
         let (mine, theirs) = (windows(me), windows(other));
-        (mine.0 - theirs.0, mine.1 - theirs.1, mine.2 - theirs.2)
+        let made = line_sum(position.marbles(me)) as i32 - line_sum(position.marbles(other)) as i32;
+        (made, mine.0 - theirs.0, mine.1 - theirs.1, mine.2 - theirs.2)
     } else {
-        (0, 0, 0)
+        (0, 0, 0, 0)
     };
     features[..FEATURES.len()]
         .copy_from_slice(&[tiles, secured, leaning, mobility, area, lines, 1, threat, area_room, fours, threes, twos]);
@@ -166,14 +159,12 @@ fn open_windows(marbles: CellSet, open: CellSet) -> (i32, i32, i32) {
     for direction in Direction::LINES {
         // The count of marbles in the window that starts at each cell, as three bit planes,
         // added one cell of the window at a time.
-        let (mut starts, mut low, mut middle, mut high) = (open, CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
-        let (mut ahead_open, mut ahead) = (open, marbles);
-        for step in 0..5 {
-            if step > 0 {
-                ahead_open = ahead_open.shift_back(direction);
-                ahead = ahead.shift_back(direction);
-                starts &= ahead_open;
-            }
+        let (mut starts, mut ahead_open, mut ahead) = (open, open, marbles);
+        let (mut low, mut middle, mut high) = (marbles, CellSet::EMPTY, CellSet::EMPTY);
+        for _ in 1..5 {
+            ahead_open = ahead_open.shift_back(direction);
+            ahead = ahead.shift_back(direction);
+            starts &= ahead_open;
             let carry = low & ahead;
             low ^= ahead;
             high |= middle & carry;
