@@ -466,17 +466,28 @@ pub const TREE_SEARCH: MctsOptions = MctsOptions {
 };
 
 /// The tree search of levels 4 and 5 under `scoring`: [`TREE_SEARCH`] under the standard
-/// scoring, and RAVE alone under a variant. With each scoring's own evaluation
-/// ([`KulamiEvaluator::tuned`]) the backups (weight 0.4, an 8-point lead counting as a 73%
-/// chance) scored 58.0% against RAVE alone at 0.1 s per move under `lines` and under `both`
-/// (`examples/mcts_tune.rs`, 100 games each, +56, +9..+105 and +6..+109) and 52.0% under `area`,
-/// but level 5 with them under `both` scored 63.5% against MCTS at 1 s (100 games), no more than
-/// the 62.0% of RAVE alone. Nor does a variant take contempt: under `area` at 1 s level 5 with
-/// it stood at 62.5% after 56 games, against 68.5% without.
+/// scoring; under `lines` RAVE and implicit minimax backups of that scoring's evaluation
+/// ([`KulamiEvaluator::tuned`]) in which an 8-point lead counts as a 73% chance; RAVE alone
+/// under `area` and `both`. Contempt is for the standard scoring only: under `area` at 1 s
+/// level 5 with it stood at 62.5% against MCTS after 56 games, against 68.5% without.
 #[must_use]
 pub fn tree_search_options(scoring: Scoring) -> MctsOptions {
-    if scoring == Scoring::Standard { TREE_SEARCH } else { MctsOptions::RAVE }
+    match scoring {
+        Scoring::Standard => TREE_SEARCH,
+        Scoring::Lines => LINES_TREE_SEARCH,
+        Scoring::Area | Scoring::Both => MctsOptions::RAVE,
+    }
 }
+
+/// The tree search under the `lines` scoring. Against RAVE alone at 0.1 s per move its backups
+/// scored 58.0% (`examples/mcts_tune.rs`, 100 games, +56, +9..+105), and level 5 with them 73.0%
+/// against MCTS at 1 s (`kulami match`, 100 games, +173, +130..+221), where RAVE alone scored
+/// 63.5% (+96, +56..+140). Under `both` they also scored 58.0% at 0.1 s, but level 5 with them
+/// only 63.5% at 1 s, no more than the 62.0% of RAVE alone; under `area` 52.0% at 0.1 s.
+const LINES_TREE_SEARCH: MctsOptions = MctsOptions {
+    implicit_minimax: Some(ImplicitMinimax { weight: 0.4, scale: 8.0 * POINT as f64 }),
+    ..MctsOptions::RAVE
+};
 
 /// How deep the swap judgement searches the position the first marble leaves, with `moves_left`
 /// plies to go: four, or to the end of a tiny game.

@@ -20,7 +20,7 @@ pub enum Level {
     /// exact solver in the last 18 plies (16 under a variant scoring).
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
-    /// RAVE and implicit minimax backups of the evaluation, RAVE alone under a variant scoring,
+    /// RAVE and implicit minimax backups of the evaluation, RAVE alone under `area` and `both`,
     /// see [`tree_search_options`](crate::tree_search_options)) for the given time per move, one
     /// tree per thread, and the exact solver once the end is within its reach (24 plies from 1 s
     /// per move, 22 from 0.5 s; two fewer under a variant).
