@@ -483,7 +483,8 @@ pub fn tree_search_options(scoring: Scoring) -> MctsOptions {
 /// scored 58.0% (`examples/mcts_tune.rs`, 100 games, +56, +9..+105), and level 5 with them 73.0%
 /// against MCTS at 1 s (`kulami match`, 100 games, +173, +130..+221), where RAVE alone scored
 /// 63.5% (+96, +56..+140). Under `both` they also scored 58.0% at 0.1 s, but level 5 with them
-/// only 63.5% at 1 s, no more than the 62.0% of RAVE alone; under `area` 52.0% at 0.1 s.
+/// only 63.5% against MCTS at 1 s, no more than the 62.0% of RAVE alone, and 53.0% against
+/// level 5 with RAVE alone (100 games, +21, -20..+62); under `area` 52.0% at 0.1 s.
 const LINES_TREE_SEARCH: MctsOptions = MctsOptions {
     implicit_minimax: Some(ImplicitMinimax { weight: 0.4, scale: 8.0 * POINT as f64 }),
     ..MctsOptions::RAVE
