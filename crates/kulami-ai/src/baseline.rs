@@ -1,7 +1,8 @@
 //! A reproduction of the strongest public Kulami engine's design, to measure against: negamax
-//! alpha-beta with the tile score as its only evaluation, a fixed depth that grows as the game
-//! goes on (8 plies at the start, up to 25 near the end), and no transposition table, iterative
-//! deepening, move ordering or time control.
+//! alpha-beta with the score as it stands (the tile score, under the standard scoring) as its
+//! only evaluation, a fixed depth that grows as the game goes on (8 plies at the start, up to 25
+//! near the end), and no transposition table, iterative deepening, move ordering or time
+//! control.
 
 use game_search::INFINITY;
 use game_search::{Evaluator, SearchGame};

@@ -122,11 +122,11 @@ impl Engine {
         }
     }
 
-    /// The evaluation of this level under `scoring`: the tile score alone for level 1 and the
+    /// The evaluation of this level under `scoring`: the score as it stands for level 1 and the
     /// public engine's design, else the weights fitted to that scoring.
     fn evaluator(&self, scoring: Scoring) -> KulamiEvaluator {
         if matches!(self.level, Level::Beginner | Level::Baseline) {
-            KulamiEvaluator::tiles_only()
+            KulamiEvaluator::score_only()
         } else {
             KulamiEvaluator::tuned(scoring)
         }

@@ -316,10 +316,12 @@ impl KulamiEvaluator {
         KulamiEvaluator { opening, end }
     }
 
-    /// The evaluation of the public engine's design: the tile score and nothing else.
+    /// The score as it stands and nothing else: the tile points, and the bonuses as they stand
+    /// where the scoring counts them (the `area` and `lines` features are 0 where it does not).
+    /// Level 1 and the public engine's design evaluate so.
     #[must_use]
-    pub fn tiles_only() -> KulamiEvaluator {
-        let weights = named_weights([POINT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    pub fn score_only() -> KulamiEvaluator {
+        let weights = named_weights([POINT, 0, 0, 0, POINT, POINT, 0, 0, 0, 0, 0, 0]);
         KulamiEvaluator { opening: weights, end: weights }
     }
 }
@@ -518,6 +520,36 @@ mod tests {
             // 5.18 against 5.75 points under `area`, 5.37 against 5.57 under `lines`, 8.96
             // against 10.71 under `both`: these games are weak, so their margins are wide.
             assert!(own < blind - 0.1, "{scoring}: error {own:.2} points with its weights, {blind:.2} without");
+        }
+    }
+
+    #[test]
+    fn score_only_is_the_margin_as_it_stands_under_every_scoring() {
+        use game_search::SearchGame;
+        let layout = Arc::new(kulami_layouts::generate(7, kulami_layouts::Shape::Square));
+        for scoring in [Scoring::Standard, Scoring::Area, Scoring::Lines, Scoring::Both] {
+            let mut bonus_seen = false;
+            for game in 0..10_u64 {
+                let mut state = KulamiState::new(Position::new(layout.clone()), scoring);
+                for random in 1_u64.. {
+                    let value = KulamiEvaluator::score_only().evaluate(&state);
+                    let expected = state.terminal_value().unwrap_or(state.margin());
+                    assert_eq!(
+                        value,
+                        expected,
+                        "{scoring}, game {game}, after {} moves",
+                        state.position().move_count()
+                    );
+                    bonus_seen |= expected != state.tile_lead() * POINT;
+                    let Some(cell) = state.random_move((game << 32 | random).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    else {
+                        break;
+                    };
+                    state.play(cell);
+                }
+            }
+            // Ten random games under a variant make a bonus on the way: the checks above saw one.
+            assert_eq!(bonus_seen, scoring != Scoring::Standard, "{scoring}");
         }
     }
 

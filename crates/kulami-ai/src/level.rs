@@ -8,8 +8,9 @@ use std::str::FromStr;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Level {
-    /// Level 1, a beginner: looks three plies ahead at the tile score only, and picks at random
-    /// among the moves it sees as best.
+    /// Level 1, a beginner: looks three plies ahead at the score as it stands only (the tiles,
+    /// and a variant's bonuses as they are so far), and picks at random among the moves it sees
+    /// as best.
     Beginner,
     /// Level 2, a casual player: 2 plies with the full evaluation, always the best move it finds.
     Casual,
@@ -25,7 +26,8 @@ pub enum Level {
     /// tree per thread, and the exact solver once the end is within its reach (24 plies from 1 s
     /// per move, 22 from 0.5 s; two fewer under a variant).
     Master,
-    /// The reproduction of the public engine: fixed-depth schedule, tile score only.
+    /// The reproduction of the public engine: fixed-depth schedule, the score as it stands
+    /// only (the tile score under the standard scoring).
     Baseline,
     /// Plain Monte-Carlo tree search (UCT, random playouts) for the given time per move on one
     /// thread: the method of the other public program, kept to measure the levels against.
