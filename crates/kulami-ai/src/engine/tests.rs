@@ -107,11 +107,11 @@ fn under_a_variant_the_tree_search_takes_its_own_options_and_solves_later() {
     let lines = tree_search_options(Scoring::Lines);
     assert_eq!(lines.implicit_minimax, Some(ImplicitMinimax { weight: 0.4, scale: 8.0 * POINT as f64 }));
     assert_eq!(MctsOptions { implicit_minimax: None, ..lines }, MctsOptions::RAVE, "lines takes no contempt");
+    for scoring in [Scoring::Area, Scoring::Both] {
+        assert_eq!(tree_search_options(scoring), MctsOptions::RAVE, "{scoring}");
+    }
     for time in [Duration::from_millis(30), Duration::from_millis(100), Duration::from_secs(3)] {
         for scoring in [Scoring::Area, Scoring::Lines, Scoring::Both] {
-            if scoring != Scoring::Lines {
-                assert_eq!(tree_search_options(scoring), MctsOptions::RAVE, "{scoring}");
-            }
             assert_eq!(solver_reach(time, scoring) + 2, solver_reach(time, Scoring::Standard), "{scoring}");
         }
     }
