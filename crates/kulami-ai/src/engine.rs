@@ -201,13 +201,13 @@ impl Engine {
             }
             Level::Casual => self.search(state, capped(Limits::depth(2)), cancel),
             Level::Club => {
-                let depth =
-                    if state.moves_left_at_most() <= CLUB_EXACT_PLIES { CLUB_EXACT_PLIES as u32 } else { CLUB_DEPTH };
+                let exact_plies = club_exact_plies(state.scoring());
+                let depth = if state.moves_left_at_most() <= exact_plies { exact_plies as u32 } else { CLUB_DEPTH };
                 self.search(state, capped(Limits::depth(depth)), cancel)
             }
             Level::Expert => {
-                let time = cap.map_or(EXPERT_TIME, |cap| cap.min(EXPERT_TIME));
-                self.tree_search(state, time, 1, cancel)
+                let time = expert_time(state.scoring());
+                self.tree_search(state, cap.map_or(time, |cap| cap.min(time)), 1, cancel)
             }
             Level::Master => self.tree_search(state, budget, self.options.threads, cancel),
             Level::Mcts => {
@@ -437,12 +437,42 @@ const BEGINNER_DEPTH: u32 = 3;
 /// --concurrency 2`, `kulami match 4 3 --random 50 --concurrency 2`).
 const CLUB_DEPTH: u32 = 3;
 
-/// How many plies before the end level 3 searches to the end instead. From 14, with three
-/// plies, level 3 scored 86.5% against level 2 and level 4 87.5% against it.
-const CLUB_EXACT_PLIES: usize = 18;
+/// How many plies before the end level 3 searches to the end instead, under `scoring`.
+///
+/// Under the standard scoring 18: from 14, with three plies, level 3 scored 86.5% against level 2
+/// and level 4 87.5% against it. Under `lines` and `both` fewer, which shortens the step from
+/// level 2 and lengthens the one to level 4 (at its [`expert_time`]; `kulami match 3 2 --random
+/// 100 --concurrency 2 --scoring lines`, `kulami match 4 3 --random 50 --concurrency 2 --scoring
+/// lines`):
+/// - `lines`: from 18, 94.2% (+486) and, level 4 at 15 ms, 85.5% (+308); from 14, 87.8% (+342,
+///   +287..+415) and 90.0% (+382, +290..+547); from 10, 83.0% (+275) and 94.0% (+478).
+/// - `both`: from 18, 91.0% (+402) and 84.0% (+288, level 4 at 15 ms) or 93.0% (+449, at 30
+///   ms); from 16, 89.8% (+377, +313..+468) and, level 4 at 25 ms, 88.5% (+354, +277..+475); from
+///   14, 86.5% (+323) and 91.0% (+402, at 20 ms).
+///
+/// Under `area` level 3 is already too weak for level 4 (see the README's ladder under the
+/// variants), so it keeps 18.
+fn club_exact_plies(scoring: Scoring) -> usize {
+    match scoring {
+        Scoring::Standard | Scoring::Area => 18,
+        Scoring::Both => 16,
+        Scoring::Lines => 14,
+    }
+}
 
-/// Level 4's thinking time per move (less if its clock is short).
-const EXPERT_TIME: Duration = Duration::from_millis(30);
+/// Level 4's thinking time per move under `scoring` (less if its clock is short): 30 ms, 25 ms
+/// under `both` and 15 ms under `lines`, where at 30 ms it beat level 3 by more than 400 Elo
+/// (93.0%, +449, under each). Level 5 at 1 s against it (`kulami match 5 4 --random 50
+/// --concurrency 2 --threads 1 --scoring lines`): under `lines` at 15 ms 89.0% (+363,
+/// +299..+455); under `both` at 15 ms 95.0% (+512), at 25 ms 90.0% (+382, +307..+497), at 30 ms
+/// 85.5% (+308). Under `area` level 5's step is already +402 at 30 ms.
+fn expert_time(scoring: Scoring) -> Duration {
+    match scoring {
+        Scoring::Standard | Scoring::Area => Duration::from_millis(30),
+        Scoring::Both => Duration::from_millis(25),
+        Scoring::Lines => Duration::from_millis(15),
+    }
+}
 
 /// The time-limited levels' thinking time for the only legal move.
 const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);

@@ -14,11 +14,12 @@ pub enum Level {
     Beginner,
     /// Level 2, a casual player: 2 plies with the full evaluation, always the best move it finds.
     Casual,
-    /// Level 3, a club player: 3 plies with the full evaluation, exact in the last 18 plies, and
-    /// always the best move it finds.
+    /// Level 3, a club player: 3 plies with the full evaluation, exact in the last 18 plies (16
+    /// under `both`, 14 under `lines`), and always the best move it finds.
     Club,
-    /// Level 4, an expert: the tree search of level 5 for 30 ms per move on one thread, and the
-    /// exact solver in the last 18 plies (16 under a variant scoring).
+    /// Level 4, an expert: the tree search of level 5 for 30 ms per move (25 ms under `both`, 15
+    /// ms under `lines`) on one thread, and the exact solver in the last 18 plies (16 under a
+    /// variant scoring).
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
     /// RAVE and implicit minimax backups of the evaluation, RAVE alone under `area` and `both`,

@@ -118,6 +118,21 @@ fn under_a_variant_the_tree_search_takes_its_own_options_and_solves_later() {
 }
 
 #[test]
+fn level_3_searches_to_the_end_from_its_scorings_number_of_plies() {
+    let exact_from = [(Scoring::Standard, 18), (Scoring::Area, 18), (Scoring::Both, 16), (Scoring::Lines, 14)];
+    for seed in 1..=3 {
+        for plies in [18, 16, 14] {
+            let state = random_play(seed, |state| state.moves_left_at_most() <= plies);
+            for (scoring, from) in exact_from {
+                let choice = Engine::new(Level::Club, EngineOptions::default()).choose(state.position(), scoring, None);
+                let left = state.moves_left_at_most();
+                assert_eq!(choice.exact, left <= from, "seed {seed}, {left} plies left, {scoring}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_forced_move_is_played_at_once_whatever_the_time() {
     // The first position of seeded random play with one legal move, beyond the solver's reach.
     let time = TimeControl::PerMove(Duration::from_secs(30));
