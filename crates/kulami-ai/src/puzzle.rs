@@ -105,8 +105,8 @@ fn solve(state: &KulamiState) -> crate::SearchResult<Cell> {
 /// the bank, and so every date's puzzle, as it was made.
 fn bank_evaluator() -> KulamiEvaluator {
     KulamiEvaluator {
-        opening: named_weights([13, 53, 9, 0, 51, 135, 39, 0, 0, 0, 0, 0]),
-        end: named_weights([37, 60, 11, 22, 105, 92, 42, 0, 0, 0, 0, 0]),
+        opening: named_weights([13, 53, 9, 0, 51, 135, 39, 0, 0, 0, 0, 0, 0]),
+        end: named_weights([37, 60, 11, 22, 105, 92, 42, 0, 0, 0, 0, 0, 0]),
     }
 }
 

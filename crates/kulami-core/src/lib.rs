@@ -22,5 +22,6 @@ pub use layout::{
 pub use moves::{Move, ParseMoveError};
 pub use position::{Color, MoveError, Position, ReplayError};
 pub use score::{
-    ParseScoringError, PlayerScore, ScoreBreakdown, Scoring, Winner, largest_area, largest_group, line_cells, line_sum,
+    ParseScoringError, PlayerScore, ScoreBreakdown, Scoring, Winner, groups, largest_area, largest_group, line_cells,
+    line_sum,
 };

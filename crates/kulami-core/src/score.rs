@@ -164,20 +164,22 @@ impl fmt::Display for ScoreBreakdown {
     }
 }
 
+/// The groups of `marbles` connected through shared edges, each once, in the order of their
+/// first cells.
+pub fn groups(marbles: CellSet) -> impl Iterator<Item = CellSet> {
+    let mut unvisited = marbles;
+    std::iter::from_fn(move || {
+        let group = CellSet::from_cell(unvisited.first()?).flood_fill(unvisited);
+        unvisited &= !group;
+        Some(group)
+    })
+}
+
 /// The largest group of `marbles` connected through shared edges (the first found, if several
 /// are as large).
 #[must_use]
 pub fn largest_group(marbles: CellSet) -> CellSet {
-    let mut unvisited = marbles;
-    let mut largest = CellSet::EMPTY;
-    while let Some(start) = unvisited.first() {
-        let group = CellSet::from_cell(start).flood_fill(unvisited);
-        if group.len() > largest.len() {
-            largest = group;
-        }
-        unvisited &= !group;
-    }
-    largest
+    groups(marbles).fold(CellSet::EMPTY, |largest, group| if group.len() > largest.len() { group } else { largest })
 }
 
 /// The size of the largest group of `marbles` connected through shared edges.
@@ -319,6 +321,11 @@ mod tests {
     #[test]
     fn groups_and_line_cells_are_the_cells_behind_the_measures() {
         assert_eq!(largest_group(cells("a1 a2 b2 d4 d5")), cells("a1 a2 b2"));
+        let all: Vec<_> = groups(cells("a1 a2 b2 d4 d5 j10")).collect();
+        assert_eq!(all, [cells("a1 a2 b2"), cells("d4 d5"), cells("j10")]);
+        assert_eq!(groups(CellSet::EMPTY).count(), 0);
+        // Of two groups as large, the first.
+        assert_eq!(largest_group(cells("a1 a2 c1 c2")), cells("a1 a2"));
         let cross = cells("a3 b3 c3 d3 e3 c1 c2 c4 c5");
         let [east, south, south_east, south_west] = line_cells(cross);
         assert_eq!(east, cells("a3 b3 c3 d3 e3"));
