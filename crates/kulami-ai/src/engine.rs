@@ -461,15 +461,20 @@ fn club_exact_plies(scoring: Scoring) -> usize {
 }
 
 /// Level 4's thinking time per move under `scoring` (less if its clock is short): 30 ms, 25 ms
-/// under `both` and 15 ms under `lines`, where at 30 ms it beat level 3 by more than 400 Elo
-/// (93.0%, +449, under each). Level 5 at 1 s against it (`kulami match 5 4 --random 50
-/// --concurrency 2 --threads 1 --scoring lines`): under `lines` at 15 ms 89.0% (+363,
-/// +299..+455); under `both` at 15 ms 95.0% (+512), at 25 ms 90.0% (+382, +307..+497), at 30 ms
-/// 85.5% (+308). Under `area` level 5's step is already +402 at 30 ms.
+/// under `area` and `both` and 15 ms under `lines`. Against level 3 (`kulami match 4 3 --random
+/// 50 --concurrency 2 --scoring lines`, also with `--seed 101`) and level 5 at 1 s (`kulami match
+/// 5 4 --random 50 --concurrency 2 --threads 1 --scoring lines`):
+/// - `lines`: at 30 ms 93.0% (+449) and 85.5% (+308); at 15 ms, level 3 exact from 14 plies,
+///   90.0% (+382) and 89.0% (+363, +299..+455); at 10 ms 79.5% against level 3 from 18 (+235).
+/// - `both`: at 30 ms 93.0% (+449) and 85.5% (+308); at 25 ms, level 3 exact from 16, 88.5%
+///   (+354) and 90.0% (+382, +307..+497); at 15 ms 95.0% for level 5 (+512).
+/// - `area`, with `area next` in the evaluation: at 30 ms 93.5% and 90.5% (+463, +392; 92.0%
+///   over both runs, about +424) and 88.5% (+354, +286..+453); at 25 ms 91.0% and 87.0% (+402,
+///   +330; 89.0%, about +363) and 91.0% (+402, +325..+524).
 fn expert_time(scoring: Scoring) -> Duration {
     match scoring {
-        Scoring::Standard | Scoring::Area => Duration::from_millis(30),
-        Scoring::Both => Duration::from_millis(25),
+        Scoring::Standard => Duration::from_millis(30),
+        Scoring::Area | Scoring::Both => Duration::from_millis(25),
         Scoring::Lines => Duration::from_millis(15),
     }
 }

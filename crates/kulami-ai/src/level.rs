@@ -17,8 +17,8 @@ pub enum Level {
     /// Level 3, a club player: 3 plies with the full evaluation, exact in the last 18 plies (16
     /// under `both`, 14 under `lines`), and always the best move it finds.
     Club,
-    /// Level 4, an expert: the tree search of level 5 for 30 ms per move (25 ms under `both`, 15
-    /// ms under `lines`) on one thread, and the exact solver in the last 18 plies (16 under a
+    /// Level 4, an expert: the tree search of level 5 for 30 ms per move (25 ms under `area` and
+    /// `both`, 15 ms under `lines`) on one thread, and the exact solver in the last 18 plies (16 under a
     /// variant scoring).
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
