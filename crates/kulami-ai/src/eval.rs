@@ -4,7 +4,7 @@
 //! (`cargo run --release -p kulami-ai --example tune` plays the games and prints them), not
 //! guessed.
 
-use kulami_core::{CellSet, Color, Direction, Scoring, groups, largest_group, line_sum};
+use kulami_core::{CellSet, Color, Direction, FRAME_CELLS, Scoring, groups, line_sum};
 
 use crate::kulami::{KulamiState, POINT};
 use game_search::{Evaluator, SearchGame};
@@ -136,12 +136,12 @@ pub fn features(state: &KulamiState) -> Features {
     // Each bonus's measures, mine minus the opponent's, only where that bonus counts.
     let (area, area_room, area_next) = if state.scoring().counts_area() {
         let empty = layout.holes() & !occupied;
-        let room = |color| (largest_group(position.marbles(color)).grow() & empty).len() as i32;
-        let next = |color| largest_area_after_one_more(position.marbles(color), empty) as i32;
+        let (my_room, my_next) = area_prospects(position.marbles(me), empty);
+        let (their_room, their_next) = area_prospects(position.marbles(other), empty);
         (
             state.largest_area(me) as i32 - state.largest_area(other) as i32,
-            room(me) - room(other),
-            next(me) - next(other),
+            my_room as i32 - their_room as i32,
+            my_next as i32 - their_next as i32,
         )
     } else {
         (0, 0, 0)
@@ -161,18 +161,25 @@ pub fn features(state: &KulamiState) -> Features {
     features
 }
 
-/// The size of the largest group of `marbles` once one more marble is on one of the `empty`
-/// holes: a marble between groups joins them.
-fn largest_area_after_one_more(marbles: CellSet, empty: CellSet) -> usize {
-    let groups: Vec<CellSet> = groups(marbles).collect();
-    let largest = groups.iter().map(|group| group.len()).max().unwrap_or(0);
-    (marbles.grow() & empty)
-        .iter()
-        .map(|cell| {
-            let around = CellSet::from_cell(cell).grow();
-            1 + groups.iter().filter(|group| !(**group & around).is_empty()).map(|group| group.len()).sum::<usize>()
-        })
-        .fold(largest, usize::max)
+/// A colour's prospects under Biggest Area, from one pass over its groups: the `empty` holes next
+/// to its largest group (the first found, if several are as large), where it can still grow; and
+/// the size of its largest group once one more marble is on an empty hole, where a marble between
+/// groups joins them.
+fn area_prospects(marbles: CellSet, empty: CellSet) -> (usize, usize) {
+    // For each empty hole, the marbles of the groups it touches.
+    let mut joined = [0; FRAME_CELLS];
+    let mut largest = CellSet::EMPTY;
+    for group in groups(marbles) {
+        for cell in group.grow() & empty {
+            joined[cell.index()] += group.len();
+        }
+        if group.len() > largest.len() {
+            largest = group;
+        }
+    }
+    let room = (largest.grow() & empty).len();
+    let next = joined.iter().filter(|&&touched| touched > 0).map(|touched| touched + 1).fold(largest.len(), usize::max);
+    (room, next)
 }
 
 /// The windows of five cells in a line, every one `open` (a hole with no opposing marble), that
@@ -454,12 +461,12 @@ mod tests {
         let cells = |names: &str| names.split(' ').map(|name| name.parse().unwrap()).collect::<CellSet>();
         let marbles = cells("a1 c1 b2 e5 e6");
         // b1 touches a1, c1 and b2: four in one group.
-        assert_eq!(largest_area_after_one_more(marbles, cells("b1 a2 c2 d1")), 4);
+        assert_eq!(area_prospects(marbles, cells("b1 a2 c2 d1")).1, 4);
         // Without b1, a2 joins a1 and b2.
-        assert_eq!(largest_area_after_one_more(marbles, cells("a2 d1")), 3);
+        assert_eq!(area_prospects(marbles, cells("a2 d1")).1, 3);
         // Where no hole is free, the groups as they stand.
-        assert_eq!(largest_area_after_one_more(marbles, CellSet::EMPTY), 2);
-        assert_eq!(largest_area_after_one_more(CellSet::EMPTY, cells("a1")), 0);
+        assert_eq!(area_prospects(marbles, CellSet::EMPTY).1, 2);
+        assert_eq!(area_prospects(CellSet::EMPTY, cells("a1")).1, 0);
     }
 
     #[test]

@@ -18,8 +18,8 @@ pub enum Level {
     /// under `both`, 14 under `lines`), and always the best move it finds.
     Club,
     /// Level 4, an expert: the tree search of level 5 for 30 ms per move (25 ms under `area` and
-    /// `both`, 15 ms under `lines`) on one thread, and the exact solver in the last 18 plies (16 under a
-    /// variant scoring).
+    /// `both`, 15 ms under `lines`) on one thread, and the exact solver in the last 18 plies (16
+    /// under a variant scoring).
     Expert,
     /// Level 5, the full engine: Monte-Carlo tree search ([`TREE_SEARCH`](crate::TREE_SEARCH):
     /// RAVE and implicit minimax backups of the evaluation, RAVE alone under `area` and `both`,
