@@ -6,12 +6,13 @@
 //!
 //! Each piece of work is [`Work`], plain data, and its answer an [`Answer`]: on the desktop the
 //! work runs on a thread of its own, in a browser in a web worker (the page's one thread stays
-//! free to draw), and both run it with [`Work::run`].
+//! free to draw), and both run it with [`Work::run`], which keeps the engine of the game being
+//! played from one of its moves to the next.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use kulami_ai::analysis::{Hint, MoveReview, master_analysis, master_hints};
@@ -129,6 +130,11 @@ impl Work {
     /// # Errors
     /// If the work's game is not a legal game (work that did not come from this app).
     pub fn run(self, cancel: &AtomicBool) -> Result<Answer, WorkError> {
+        self.run_keeping(&GAME_ENGINE, cancel)
+    }
+
+    /// [`Work::run`], taking the engine for a move from `kept` and leaving it there after.
+    fn run_keeping(self, kept: &KeptEngine, cancel: &AtomicBool) -> Result<Answer, WorkError> {
         let (game, find) = match self {
             Work::Kulami { game, find } => (game, find),
             // The table games' searches are short and bounded: they finish rather than stop.
@@ -144,10 +150,14 @@ impl Work {
                     .with_time(TimeControl::PerMove(move_time))
                     .with_table_megabytes(32)
                     .with_threads(threads);
-                Answer::EngineMove(Engine::new(level, options).choose(position, scoring, Some(cancel)).best)
+                let made_for = EngineKey::new(position, scoring, level, options);
+                let mut engine = kept.take(&made_for).unwrap_or_else(|| Engine::new(level, options));
+                let chosen = engine.choose(position, scoring, Some(cancel)).best;
+                kept.keep(made_for, engine);
+                Answer::EngineMove(chosen)
             }
             Find::Analysis => {
-                let start = Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule());
+                let start = start_of(position);
                 let moves: Vec<Move> = position.moves().collect();
                 let time = Duration::from_millis(150);
                 Answer::Analysis(master_analysis(&start, &moves, scoring, time, threads, Some(cancel)))
@@ -160,6 +170,59 @@ impl Work {
         })
     }
 }
+
+/// The position a game that reached `position` started from: its board and swap rule.
+fn start_of(position: &Position) -> Position {
+    Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule())
+}
+
+/// What an engine was made for: one level with its settings, in games from one start under one
+/// scoring.
+#[derive(Debug, PartialEq)]
+struct EngineKey {
+    start: Position,
+    scoring: Scoring,
+    level: Level,
+    options: EngineOptions,
+}
+
+/// The engine of the game on the board, kept from one of its moves to the next: levels 4 and 5
+/// grow each search from the tree the last one left below the position (as in the matches that
+/// measure them), and the searches keep their table. One engine at a time: an engine made for
+/// another game, level or setting replaces it.
+#[derive(Debug, Default)]
+struct KeptEngine {
+    slot: Mutex<Option<(EngineKey, Engine)>>,
+}
+
+impl EngineKey {
+    fn new(position: &Position, scoring: Scoring, level: Level, options: EngineOptions) -> EngineKey {
+        EngineKey { start: start_of(position), scoring, level, options }
+    }
+}
+
+impl KeptEngine {
+    const fn new() -> KeptEngine {
+        KeptEngine { slot: Mutex::new(None) }
+    }
+
+    /// The kept engine, if it was made for `made_for`. It leaves the slot while it thinks: a
+    /// search that overlaps it (a cancelled one still stopping) makes an engine of its own.
+    fn take(&self, made_for: &EngineKey) -> Option<Engine> {
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        match slot.take() {
+            Some((key, engine)) if key == *made_for => Some(engine),
+            _ => None,
+        }
+    }
+
+    fn keep(&self, made_for: EngineKey, engine: Engine) {
+        *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = Some((made_for, engine));
+    }
+}
+
+/// The engine kept for the game being played (in a browser, one per web worker).
+static GAME_ENGINE: KeptEngine = KeptEngine::new();
 
 /// One piece of work under way, for what it was asked (`K`: a Kulami game's [`Asked`], a table
 /// game's position); its answer is a `T`.
@@ -457,6 +520,35 @@ mod tests {
                 (find, answer) => panic!("{find:?} answered {answer:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_games_engine_is_kept_for_its_next_move_and_replaced_for_another_game() {
+        let kept = KeptEngine::default();
+        let level = Level::Expert;
+        let engine_move = |position: &Position| -> EngineOptions {
+            let find = Find::EngineMove { level, move_time: Duration::from_millis(20) };
+            let work = Work::Kulami { game: GameRecord::of(position, Scoring::Standard), find };
+            assert!(matches!(work.run_keeping(&kept, &AtomicBool::new(false)), Ok(Answer::EngineMove(Some(_)))));
+            let Some((key, engine)) = kept.slot.lock().unwrap().take() else { panic!("no engine kept") };
+            let options = key.options;
+            kept.keep(key, engine);
+            options
+        };
+        let board = |text| Position::new(Arc::new(kulami_core::Layout::parse(text).unwrap()));
+        let mut game = board("AABB/CCDD/EEFF");
+        let options = engine_move(&game);
+        for _ in 0..2 {
+            let cell = game.legal_moves().iter().next().expect("a legal move");
+            game.play(cell).unwrap();
+        }
+        let this_game = EngineKey::new(&game, Scoring::Standard, level, options);
+        let engine = kept.take(&this_game).expect("the engine of the game's first move");
+        kept.keep(this_game, engine);
+        engine_move(&game);
+        engine_move(&board("AABB/CCDD"));
+        let this_game = EngineKey::new(&game, Scoring::Standard, level, options);
+        assert!(kept.take(&this_game).is_none(), "another game's engine replaced it");
     }
 
     #[test]
