@@ -114,7 +114,7 @@ impl Evaluator<Nim> for Misleading {
 fn implicit_minimax_backups_steer_the_tree_by_the_evaluation() {
     // A pile far too large for 40 random playouts to judge: what the search picks is what its
     // evaluation says, right or wrong.
-    let minimax = ImplicitMinimax { weight: 0.9, scale: 25.0 };
+    let minimax = ImplicitMinimax::fixed(0.9, 25.0);
     let options = MctsOptions { implicit_minimax: Some(minimax), ..MctsOptions::RAVE };
     let limits = MctsLimits { time: Duration::from_secs(20), playouts: 40, threads: 1 };
     for counters in [101, 150, 199] {
@@ -129,6 +129,22 @@ fn implicit_minimax_backups_steer_the_tree_by_the_evaluation() {
         let without = MctsOptions { implicit_minimax: None, ..options };
         assert_eq!(unaided, mcts::search(&Nim::new(counters), None, without, limits, 5, None));
     }
+}
+
+#[test]
+fn a_rising_share_lets_the_evaluation_steer_the_children_visited_most() {
+    // Enough playouts for the search alone to find the winning take from 17 counters; a
+    // misleading evaluation that starts with no share and takes over as visits grow leads it
+    // astray, and the same with no share at any number of visits does not.
+    let limits = MctsLimits { time: Duration::from_secs(20), playouts: 4000, threads: 1 };
+    let search = |minimax| {
+        let options = MctsOptions { implicit_minimax: Some(minimax), ..MctsOptions::RAVE };
+        mcts::search(&Nim::new(17), Some(&Misleading), options, limits, 5, None).best
+    };
+    let none = ImplicitMinimax::fixed(0.0, 25.0);
+    assert_eq!(search(none), Some(1), "no share: the playouts decide");
+    let rising = ImplicitMinimax { deep_weight: 0.95, halfway_visits: 20.0, ..none };
+    assert_ne!(search(rising), Some(1), "a share rising with visits: the evaluation decides");
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //!
 //! SETTINGS are `EXPLORATION,RAVE` or `EXPLORATION,RAVE,WEIGHT:SCALE`: a RAVE equivalence of 0
 //! turns RAVE off, and the third part adds implicit minimax backups of the evaluation (a weight
-//! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance), e.g.
+//! of 0 to 1, and the evaluation in hundredths of a point that counts as a 73% chance; then,
+//! optionally, `:DEEP_WEIGHT:HALFWAY_VISITS`, the weight it rises to with a child's visits and
+//! the visits halfway there, as [`ImplicitMinimax`]), e.g.
 //! `0.25,300,0.4:400,contempt0.1` is [`TREE_SEARCH`](kulami_ai::TREE_SEARCH); a last part `solveN` proves
 //! the leaves N moves or fewer from the end ([`MctsOptions::solve_leaves`]), and a part
 //! `contemptC` scores a draw C below half a win ([`MctsOptions::contempt`]). A `+reuse` suffix
@@ -72,8 +74,15 @@ fn player(spec: &str, side: usize, time: Duration, scoring: Scoring) -> Box<dyn 
     let (spec, reuse) = spec.strip_suffix("+reuse").map_or((spec, false), |spec| (spec, true));
     let parts: Vec<&str> = spec.split(',').collect();
     let rave: f64 = parts[1].parse().expect("a number");
-    let implicit_minimax = parts.iter().skip(2).find_map(|imb| imb.split_once(':')).map(|(weight, scale)| {
-        ImplicitMinimax { weight: weight.parse().expect("a number"), scale: scale.parse().expect("a number") }
+    let implicit_minimax = parts.iter().skip(2).find(|part| part.contains(':')).map(|backups| {
+        let numbers: Vec<f64> = backups.split(':').map(|number| number.parse().expect("a number")).collect();
+        match numbers[..] {
+            [weight, scale] => ImplicitMinimax::fixed(weight, scale),
+            [weight, scale, deep_weight, halfway_visits] => {
+                ImplicitMinimax { weight, deep_weight, halfway_visits, scale }
+            }
+            _ => panic!("backups are WEIGHT:SCALE or WEIGHT:SCALE:DEEP_WEIGHT:HALFWAY_VISITS"),
+        }
     });
     let solve_leaves =
         parts.iter().skip(2).find_map(|part| part.strip_prefix("solve")).map(|plies| plies.parse().expect("plies"));

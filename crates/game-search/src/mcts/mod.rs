@@ -48,10 +48,39 @@ pub struct MctsOptions {
 /// "Monte Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups", 2014).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ImplicitMinimax {
-    /// The share of a child's value that comes from the minimax of the evaluation (0 to 1).
+    /// The share of a new child's value that comes from the minimax of the evaluation (0 to 1).
     pub weight: f64,
+    /// The share it tends to as the child's visits grow (equal to `weight` for a fixed share). A
+    /// child visited often has a deep tree below it, and the minimax over that tree is the value
+    /// of a deeper search than one evaluation.
+    pub deep_weight: f64,
+    /// The visits at which the share is halfway from `weight` to `deep_weight`.
+    pub halfway_visits: f64,
     /// The evaluation that counts as a 73% chance of winning (the logistic curve's unit).
     pub scale: f64,
+}
+
+impl ImplicitMinimax {
+    /// A share of `weight` whatever a child's visits, with `scale` as the logistic curve's unit.
+    #[must_use]
+    pub const fn fixed(weight: f64, scale: f64) -> ImplicitMinimax {
+        ImplicitMinimax { weight, deep_weight: weight, halfway_visits: 1.0, scale }
+    }
+
+    /// The share of the evaluation's minimax in the value of a child visited `visits` times.
+    ///
+    /// ```
+    /// use game_search::mcts::ImplicitMinimax;
+    /// let rising = ImplicitMinimax { weight: 0.4, deep_weight: 0.6, halfway_visits: 1000.0, scale: 400.0 };
+    /// assert_eq!(rising.share(0.0), 0.4);
+    /// assert!((rising.share(1000.0) - 0.5).abs() < 1e-12);
+    /// assert!(rising.share(1e9) > 0.5999);
+    /// assert_eq!(ImplicitMinimax::fixed(0.4, 400.0).share(1e9), 0.4);
+    /// ```
+    #[must_use]
+    pub fn share(&self, visits: f64) -> f64 {
+        self.weight + (self.deep_weight - self.weight) * visits / (visits + self.halfway_visits)
+    }
 }
 
 impl MctsOptions {
@@ -593,7 +622,10 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                 _ => own,
             };
             let value = match self.minimax {
-                Some((_, minimax)) => (1.0 - minimax.weight) * value + minimax.weight * f64::from(child.heuristic),
+                Some((_, minimax)) => {
+                    let share = minimax.share(visits);
+                    (1.0 - share) * value + share * f64::from(child.heuristic)
+                }
                 None => value,
             };
             value + exploration * self.visit_roots.inverse_root(child.visits.max(1))

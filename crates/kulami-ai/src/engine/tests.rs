@@ -105,7 +105,7 @@ fn every_level_answers_a_live_game_even_with_no_time_left() {
 fn under_a_variant_the_tree_search_takes_its_own_options_and_solves_later() {
     assert_eq!(tree_search_options(Scoring::Standard), TREE_SEARCH);
     let lines = tree_search_options(Scoring::Lines);
-    assert_eq!(lines.implicit_minimax, Some(ImplicitMinimax { weight: 0.4, scale: 8.0 * POINT as f64 }));
+    assert_eq!(lines.implicit_minimax, Some(ImplicitMinimax::fixed(0.4, 8.0 * POINT as f64)));
     assert_eq!(MctsOptions { implicit_minimax: None, ..lines }, MctsOptions::RAVE, "lines takes no contempt");
     for scoring in [Scoring::Area, Scoring::Both] {
         assert_eq!(tree_search_options(scoring), MctsOptions::RAVE, "{scoring}");
