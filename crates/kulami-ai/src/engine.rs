@@ -494,7 +494,8 @@ const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
 /// against the fixed 0.4 (`mcts_tune`, 200 games) rising to 0.6 scored 57.0% (+49, +21..+78)
 /// and to 0.8 53.5%, while a weight falling from 0.4 towards 0 (halfway at 1,000) scored 32.5%.
 /// Level 5 with it scored 80.5% against plain MCTS at 1 s (100 games, +246, +208..+291; as
-/// the first player 49.5/50, as the second 31/50).
+/// the first player 49.5/50, as the second 31/50), but only 51.0% against level 5 with the
+/// fixed 0.4 at 1 s (`kulami match`, 100 games, +7, -25..+39): a gain at short times only.
 ///
 /// A draw counts 0.1 below half a win for the side it moves for (contempt), so that it plays on
 /// for a win where a draw is at hand: the second player's games are mostly drawn in the
