@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 use kulami_ai::analysis::{SolvedMove, analyse, hints, solve, solve_best};
 use kulami_ai::{Limits, Searcher};
-use kulami_core::{Color, Position, Scoring};
+use kulami_core::{Color, Scoring};
 use serde::Serialize;
 
 use crate::board_args::PositionArgs;
@@ -136,7 +136,7 @@ struct ReviewJson {
 
 pub fn analyse_game(args: &AnalyseArgs) -> anyhow::Result<()> {
     let (end, scoring) = args.position.position_and_scoring(args.scoring)?;
-    let start = Position::new(end.layout().clone()).with_swap_rule(end.swap_rule());
+    let start = end.start();
     let moves: Vec<_> = end.moves().collect();
     let reviews = analyse(&mut Searcher::new(64, 1), &start, &moves, scoring, Limits::time(args.movetime));
     let mut worst: Vec<_> = reviews.iter().filter(|r| r.loss > 0).collect();

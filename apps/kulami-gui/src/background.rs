@@ -157,7 +157,7 @@ impl Work {
                 Answer::EngineMove(chosen)
             }
             Find::Analysis => {
-                let start = start_of(position);
+                let start = position.start();
                 let moves: Vec<Move> = position.moves().collect();
                 let time = Duration::from_millis(150);
                 Answer::Analysis(master_analysis(&start, &moves, scoring, time, threads, Some(cancel)))
@@ -171,11 +171,6 @@ impl Work {
     }
 }
 
-/// The position a game that reached `position` started from: its board and swap rule.
-fn start_of(position: &Position) -> Position {
-    Position::new(Arc::clone(position.layout())).with_swap_rule(position.swap_rule())
-}
-
 /// What an engine was made for: one level with its settings, in games from one start under one
 /// scoring.
 #[derive(Debug, PartialEq)]
@@ -186,19 +181,19 @@ struct EngineKey {
     options: EngineOptions,
 }
 
+impl EngineKey {
+    fn new(position: &Position, scoring: Scoring, level: Level, options: EngineOptions) -> EngineKey {
+        EngineKey { start: position.start(), scoring, level, options }
+    }
+}
+
 /// The engine of the game on the board, kept from one of its moves to the next: levels 4 and 5
 /// grow each search from the tree the last one left below the position (as in the matches that
 /// measure them), and the searches keep their table. One engine at a time: an engine made for
 /// another game, level or setting replaces it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct KeptEngine {
     slot: Mutex<Option<(EngineKey, Engine)>>,
-}
-
-impl EngineKey {
-    fn new(position: &Position, scoring: Scoring, level: Level, options: EngineOptions) -> EngineKey {
-        EngineKey { start: start_of(position), scoring, level, options }
-    }
 }
 
 impl KeptEngine {
@@ -524,7 +519,7 @@ mod tests {
 
     #[test]
     fn a_games_engine_is_kept_for_its_next_move_and_replaced_for_another_game() {
-        let kept = KeptEngine::default();
+        let kept = KeptEngine::new();
         let level = Level::Expert;
         let engine_move = |position: &Position| -> EngineOptions {
             let find = Find::EngineMove { level, move_time: Duration::from_millis(20) };

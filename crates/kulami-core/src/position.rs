@@ -197,6 +197,21 @@ impl Position {
         self
     }
 
+    /// The start of the game this position is in: the same board and swap rule, no marbles.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use kulami_core::{Layout, Position};
+    /// let start = Position::new(Arc::new(Layout::parse("AABB/CCDD").unwrap())).with_swap_rule(true);
+    /// let mut later = start.clone();
+    /// later.play("a1".parse().unwrap()).unwrap();
+    /// assert_eq!(later.start(), start);
+    /// ```
+    #[must_use]
+    pub fn start(&self) -> Position {
+        Position::new(Arc::clone(&self.layout)).with_swap_rule(self.swap_rule)
+    }
+
     /// Plays `moves` from the start of a game on `layout` without the swap rule.
     ///
     /// # Errors
