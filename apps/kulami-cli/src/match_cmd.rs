@@ -174,6 +174,10 @@ struct SummaryJson {
     /// Games each player lost on time.
     time_losses_a: usize,
     time_losses_b: usize,
+    /// What each player had left on its clock at the end of a game, in milliseconds, on
+    /// average over the games that kept it; null without a clock.
+    mean_clock_left_a_ms: Option<f64>,
+    mean_clock_left_b_ms: Option<f64>,
     /// Player A's games and points with each colour.
     a_red_games: usize,
     a_red_points: f64,
@@ -207,6 +211,14 @@ impl ColourScore {
 /// A game clock as `--tc` takes it: `300+3`.
 fn format_clock(clock: GameClock) -> String {
     format!("{}+{}", clock.limit.as_secs_f64(), clock.increment.as_secs_f64())
+}
+
+/// What player A (`player_a`) or B had left on its clock at the end of a game, in
+/// milliseconds, on average over the games that kept it; `None` if none did.
+fn mean_clock_left(games: &[GameRecord], player_a: bool) -> Option<f64> {
+    let left: Vec<u64> =
+        games.iter().filter_map(|game| game.clock_left_ms).map(|[a, b]| if player_a { a } else { b }).collect();
+    (!left.is_empty()).then(|| left.iter().sum::<u64>() as f64 / left.len() as f64)
 }
 
 /// Games that player A (`player_a`) or B lost on time.
@@ -359,6 +371,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             movetime_b_ms: settings.movetime_b_ms,
             time_losses_a: time_losses(&games, true),
             time_losses_b: time_losses(&games, false),
+            mean_clock_left_a_ms: mean_clock_left(&games, true),
+            mean_clock_left_b_ms: mean_clock_left(&games, false),
             a_red_games: as_red.games,
             a_red_points: as_red.points,
             a_black_games: as_black.games,
@@ -396,6 +410,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         }
         if args.tc.is_some() {
             outln!("time losses: {name_a} {}, {name_b} {}", time_losses(&games, true), time_losses(&games, false));
+            if let (Some(a), Some(b)) = (mean_clock_left(&games, true), mean_clock_left(&games, false)) {
+                outln!("clock left at the end, on average: {name_a} {:.1} s, {name_b} {:.1} s", a / 1000.0, b / 1000.0);
+            }
         }
         if let Some(text) = sprt_text {
             outln!("{text}");

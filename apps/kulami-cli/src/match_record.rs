@@ -34,6 +34,10 @@ pub struct GameRecord {
     pub forfeit: Option<String>,
     /// Whether a player lost on time.
     pub time_loss: bool,
+    /// What A and B had left on their clocks at the end, in milliseconds; absent without a
+    /// clock (and in files written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_left_ms: Option<[u64; 2]>,
 }
 
 impl GameRecord {
@@ -47,6 +51,7 @@ impl GameRecord {
             moves: format_moves(&outcome.moves),
             forfeit: outcome.forfeit.as_ref().map(ToString::to_string),
             time_loss: outcome.forfeit.as_ref().is_some_and(|forfeit| forfeit.is_time_loss()),
+            clock_left_ms: outcome.clock_left.map(|(a, b)| [a, b].map(|left| left.as_millis() as u64)),
         }
     }
 

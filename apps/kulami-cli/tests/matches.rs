@@ -13,6 +13,10 @@ fn match_between_levels_and_an_external_engine() {
     assert_eq!(summary["results"].as_array().unwrap().len(), 6);
     assert_eq!(summary["results"][0]["a_color"], "red");
     assert_eq!(summary["results"][1]["a_color"], "black");
+    assert!(
+        summary["results"][0].get("clock_left_ms").is_none() && summary["mean_clock_left_a_ms"].is_null(),
+        "no clock"
+    );
     let wins =
         summary["wins"].as_u64().unwrap() + summary["draws"].as_u64().unwrap() + summary["losses"].as_u64().unwrap();
     assert_eq!(wins, 6);
@@ -56,8 +60,19 @@ fn match_under_a_game_clock_reports_time_losses() {
     // Both keep to a two-second clock (level 5 thinks 1 s a move by itself).
     assert_eq!((summary["time_losses_a"].as_u64(), summary["time_losses_b"].as_u64()), (Some(0), Some(0)), "{summary}");
     assert!(summary["results"].as_array().unwrap().iter().all(|g| g["time_loss"] == false && g["forfeit"].is_null()));
+    // What each had left, game by game and on average; never more than the clock and its increments.
+    for game in summary["results"].as_array().unwrap() {
+        let left = game["clock_left_ms"].as_array().unwrap_or_else(|| panic!("{game}"));
+        let moves = game["moves"].as_str().unwrap().split(' ').count() as f64;
+        assert!(left.iter().all(|ms| ms.as_f64().unwrap() <= 2000.0 + 100.0 * moves), "{game}");
+    }
+    for player in ["a", "b"] {
+        let mean = summary[format!("mean_clock_left_{player}_ms")].as_f64().unwrap_or_else(|| panic!("{summary}"));
+        assert!(mean > 0.0 && mean < 2000.0 + 100.0 * 18.0, "{player}: {mean}");
+    }
     let text = stdout(&kulami(&["match", "1", "2", "--boards", "easy", "--tc", "5"]));
     assert!(text.contains("time losses: level 1 0, level 2 0"), "{text}");
+    assert!(text.contains("clock left at the end, on average: level 1 "), "{text}");
     assert!(text.contains("by colour: level 1 as red (first) ") && text.contains("/1, as black "), "{text}");
     assert!(text.contains("; boards played both ways: 1)"), "the interval is the pair's: {text}");
     for bad in ["0", "x+1", "5+", "-3+1", "100000"] {

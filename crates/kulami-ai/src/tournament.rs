@@ -138,6 +138,9 @@ pub struct GameOutcome {
     pub a_points: f64,
     /// Who failed and how, if a player did (that player loses).
     pub forfeit: Option<Forfeit>,
+    /// What A and B had left on their clocks when the game ended (none for a player that ran
+    /// out); `None` without a clock.
+    pub clock_left: Option<(Duration, Duration)>,
 }
 
 /// How one game went, by seat (the player who began as red, the one who began as black).
@@ -151,6 +154,9 @@ pub struct GameResult {
     pub totals: (usize, usize),
     /// Who failed and how.
     pub forfeit: Option<Forfeit>,
+    /// What the red seat and the black seat had left on their clocks when the game ended (none
+    /// for a player that ran out); `None` without a clock.
+    pub clock_left: Option<(Duration, Duration)>,
 }
 
 /// Plays one game from `start` (a new game: its board and swap rule) between `red` (who moves
@@ -167,7 +173,7 @@ pub fn play_game<'p>(
     let mut position = start.clone();
     // The seat (the player who began as that colour) that plays `color` now.
     let seat_of = |position: &Position, color: Color| if position.swapped() { color.other() } else { color };
-    let end = |position: &Position, forfeit: Option<Forfeit>| {
+    let end = |position: &Position, forfeit: Option<Forfeit>, clock_left: [Option<Duration>; 2]| {
         let score = position.score(scoring);
         let seat_total = |seat: Color| score.player(seat_of(position, seat)).total;
         let winner = match (&forfeit, score.winner) {
@@ -177,16 +183,17 @@ pub fn play_game<'p>(
             (None, Winner::Black) => Winner::from(seat_of(position, Color::Black)),
         };
         let totals = (seat_total(Color::Red), seat_total(Color::Black));
-        GameResult { moves: position.moves().collect(), winner, totals, forfeit }
+        let clock_left = clock_left[0].zip(clock_left[1]);
+        GameResult { moves: position.moves().collect(), winner, totals, forfeit, clock_left }
     };
+    let mut remaining = [clock.map(|clock| clock.limit); 2];
     for color in Color::BOTH {
         let player = if color == Color::Red { &mut *red } else { &mut *black };
         if let Err(error) = player.new_game(start, scoring) {
             let reason = ForfeitReason::CouldNotStart(error);
-            return end(&position, Some(Forfeit { color, player: player.name(), reason }));
+            return end(&position, Some(Forfeit { color, player: player.name(), reason }), remaining);
         }
     }
-    let mut remaining = [clock.map(|clock| clock.limit); 2];
     while !position.is_game_over() {
         let color = seat_of(&position, position.side_to_move());
         let player = if color == Color::Red { &mut *red } else { &mut *black };
@@ -203,13 +210,16 @@ pub fn play_game<'p>(
             (Err(error), _) => Some(ForfeitReason::Failed(error)),
         };
         if let Some(reason) = reason {
-            return end(&position, Some(Forfeit { color, player: player.name(), reason }));
+            if matches!(reason, ForfeitReason::OutOfTime { .. }) {
+                *own = Some(Duration::ZERO);
+            }
+            return end(&position, Some(Forfeit { color, player: player.name(), reason }), remaining);
         }
         if let Some(reading) = reading {
             *own = Some(reading.remaining - thought + reading.increment);
         }
     }
-    end(&position, None)
+    end(&position, None, remaining)
 }
 
 /// What a match plays.
@@ -247,7 +257,7 @@ where
 {
     let play = |players: &mut [Result<Box<dyn Player>, PlayerError>; 2], pairing: Pairing| {
         let (board, a_color) = (pairing.start, a_color(pairing));
-        let GameResult { moves, winner, totals, forfeit } = match players {
+        let GameResult { moves, winner, totals, forfeit, clock_left } = match players {
             [Ok(a), Ok(b)] => {
                 let (red, black) = if a_color == Color::Red { (a, b) } else { (b, a) };
                 let start = Position::new(Arc::clone(&plan.boards[board])).with_swap_rule(plan.swap_rule);
@@ -265,6 +275,7 @@ where
                     winner: Winner::from(failed.other()),
                     totals: (0, 0),
                     forfeit: Some(Forfeit { color: failed, player: name.into(), reason }),
+                    clock_left: None,
                 }
             }
         };
@@ -273,7 +284,9 @@ where
             winner if winner == Winner::from(a_color) => 1.0,
             _ => 0.0,
         };
-        GameOutcome { board, a_color, moves, totals, a_points, forfeit }
+        // By seat, the red seat's first: A's when A began as red.
+        let clock_left = clock_left.map(|(red, black)| if a_color == Color::Red { (red, black) } else { (black, red) });
+        GameOutcome { board, a_color, moves, totals, a_points, forfeit, clock_left }
     };
     let players = || [make_player(0), make_player(1)];
     let to_play: Vec<Pairing> = Pairing::every(plan.boards.len())
@@ -378,10 +391,18 @@ mod tests {
         assert!(forfeit.is_time_loss() && forfeit.color == Color::Black, "{forfeit}");
         assert_eq!(result.winner, Winner::Red);
         assert!(forfeit.to_string().starts_with("slow (black) lost on time: thought 0.1"), "{forfeit}");
+        let (engine_left, slow_left) = result.clock_left.expect("a clock game tells what is left");
+        assert_eq!(slow_left, Duration::ZERO, "the loser ran out");
+        assert!(engine_left > Duration::ZERO && engine_left <= clock.limit + clock.increment * 10, "{engine_left:?}");
         // Level 5 thinks 1 s a move by itself; under a 300 ms clock it must not flag.
         let mut quick = Slow(Duration::ZERO);
         let result = play_game(&mut quick, &mut engine, &start, Scoring::Standard, Some(clock));
         assert_eq!(result.forfeit, None);
+        let (quick_left, engine_left) = result.clock_left.expect("a clock game tells what is left");
+        let moves_each = result.moves.len().div_ceil(2) as u32;
+        assert!(quick_left > clock.limit && quick_left <= clock.limit + clock.increment * moves_each, "{quick_left:?}");
+        assert!(engine_left > Duration::ZERO && engine_left < quick_left, "{engine_left:?} against {quick_left:?}");
+        assert_eq!(play_game(&mut quick, &mut engine, &start, Scoring::Standard, None).clock_left, None);
         assert_eq!(result.moves.len(), Position::new(board).replay(&result.moves).unwrap().move_count());
     }
 
@@ -420,5 +441,30 @@ mod tests {
         assert_eq!(games, [(0, Color::Black), (1, Color::Red)], "the games not played before, in order");
         let stop_after_one = run_match(&MatchPlan { concurrency: 1, ..plan }, make, |_| ControlFlow::Break(()));
         assert_eq!(stop_after_one.len(), 1);
+    }
+
+    #[test]
+    fn a_clock_match_tells_each_player_what_it_had_left_whichever_colour_it_played() {
+        let board = Arc::new(Layout::parse("AABB/CCDD/EEFF").unwrap());
+        let clock = GameClock { limit: Duration::from_secs(10), increment: Duration::ZERO };
+        let plan = MatchPlan {
+            boards: vec![board],
+            scoring: Scoring::Standard,
+            concurrency: 1,
+            clock: Some(clock),
+            swap_rule: false,
+            played: Vec::new(),
+        };
+        // A answers at once, B thinks 30 ms a move.
+        let make = |side: usize| -> Result<Box<dyn Player>, PlayerError> {
+            Ok(Box::new(Slow(Duration::from_millis(if side == 0 { 0 } else { 30 }))))
+        };
+        let outcomes = run_match(&plan, make, |_| ControlFlow::Continue(()));
+        assert_eq!(outcomes.len(), 2);
+        for outcome in outcomes {
+            let (a_left, b_left) = outcome.clock_left.expect("a clock match");
+            let b_spent = clock.limit - b_left;
+            assert!(a_left > b_left && b_spent >= Duration::from_millis(60), "A {a_left:?}, B {b_left:?}");
+        }
     }
 }
