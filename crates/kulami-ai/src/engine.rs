@@ -180,7 +180,7 @@ impl Engine {
     fn choose_placement(&mut self, state: &KulamiState, cancel: Option<&AtomicBool>) -> SearchResult<Cell> {
         let own_moves_left = state.moves_left_at_most().div_ceil(2);
         let cap = self.options.time.cap(own_moves_left);
-        let mut budget = self.options.time.budget(moves_to_think(self.level, state));
+        let mut budget = self.options.time.budget(own_moves_left);
         // A forced move needs no thought: a short search still gives it a value and a line, and
         // a clock keeps the rest for the moves that need it.
         if state.move_count() == 1 {
@@ -588,21 +588,6 @@ pub(crate) fn proof_reach(time: Duration, scoring: Scoring) -> usize {
         _ => return 0,
     };
     if scoring == Scoring::Standard { standard } else { standard - 2 }
-}
-
-/// The moves the side to move still has to play in `state` that need `level`'s thought, over
-/// which a clock is shared ([`TimeControl::budget`]). Level 5 solves the last [`solver_reach`]
-/// plies in moments (on level 4's positions 24 plies take 0.2 s median), so it keeps for them
-/// only what is in hand. Shared over every move left, as the other levels share it, the clock
-/// was mostly still there at the end of the game, unspent.
-pub(crate) fn moves_to_think(level: Level, state: &KulamiState) -> usize {
-    let own_moves_left = state.moves_left_at_most().div_ceil(2);
-    if level != Level::Master {
-        return own_moves_left;
-    }
-    // Reckoned at a second a move: the endgame's first move may take half of what is left.
-    let solved = solver_reach(Duration::from_secs(1), state.scoring()).div_ceil(2);
-    own_moves_left.saturating_sub(solved)
 }
 
 /// The share of a move's time the proof of who wins may take; the tree search has the rest.

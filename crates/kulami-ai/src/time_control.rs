@@ -27,28 +27,27 @@ pub struct Clock {
 const CLOCK_RESERVE: Duration = Duration::from_millis(60);
 
 impl TimeControl {
-    /// The thinking time for one move when the side to move has at most `moves_to_think` moves
-    /// still to play that need thought (all its moves left, or those before an endgame it
-    /// solves in moments): for a clock, an even share of what is left over those moves (plus
+    /// The thinking time for one move when the side to move has at most `own_moves_left` moves
+    /// still to play: for a clock, an even share of what is left over the moves to come (plus
     /// two in hand) and most of the increment, never more than half of what is left, and always
     /// 60 ms short of the flag (kept back for the reply to travel and the move to be committed).
     #[must_use]
-    pub fn budget(self, moves_to_think: usize) -> Duration {
+    pub fn budget(self, own_moves_left: usize) -> Duration {
         match self {
             TimeControl::PerMove(time) => time,
             TimeControl::Clock(Clock { remaining, increment }) => {
                 let usable = remaining.saturating_sub(CLOCK_RESERVE);
-                let share = usable / (moves_to_think as u32).saturating_add(2).max(1) + increment * 3 / 4;
+                let share = usable / (own_moves_left as u32).saturating_add(2).max(1) + increment * 3 / 4;
                 share.min(usable / 2)
             }
         }
     }
 
     /// The cap a clock puts on a search that otherwise ends by depth; none per move.
-    pub(crate) fn cap(self, moves_to_think: usize) -> Option<Duration> {
+    pub(crate) fn cap(self, own_moves_left: usize) -> Option<Duration> {
         match self {
             TimeControl::PerMove(_) => None,
-            TimeControl::Clock(_) => Some(self.budget(moves_to_think)),
+            TimeControl::Clock(_) => Some(self.budget(own_moves_left)),
         }
     }
 }

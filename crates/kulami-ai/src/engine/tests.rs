@@ -102,33 +102,6 @@ fn every_level_answers_a_live_game_even_with_no_time_left() {
 }
 
 #[test]
-fn under_a_clock_level_5_spends_its_time_before_the_endgame_it_solves() {
-    let clock = TimeControl::Clock(Clock { remaining: Duration::from_secs(300), increment: Duration::from_secs(3) });
-    let opening = random_play(1, |state| state.position().move_count() >= 2);
-    let solved =
-        random_play(1, |state| state.moves_left_at_most() <= solver_reach(Duration::from_secs(1), Scoring::Standard));
-    for state in [&opening, &solved] {
-        let own_moves_left = state.moves_left_at_most().div_ceil(2);
-        for level in [Level::Expert, Level::Mcts] {
-            assert_eq!(moves_to_think(level, state), own_moves_left, "{level} shares the clock over every move");
-        }
-    }
-    // Of the 28 moves each on the classic board, level 5 solves the last 12.
-    assert_eq!(moves_to_think(Level::Master, &opening), opening.moves_left_at_most().div_ceil(2) - 12);
-    assert_eq!(moves_to_think(Level::Master, &solved), 0);
-    let variant = KulamiState::new(opening.position().clone(), Scoring::Both);
-    assert_eq!(
-        moves_to_think(Level::Master, &variant),
-        moves_to_think(Level::Master, &opening) + 1,
-        "solved a move later"
-    );
-    // So its middlegame moves get half as long again as an even share of the clock gives.
-    let master = clock.budget(moves_to_think(Level::Master, &opening));
-    let even = clock.budget(moves_to_think(Level::Mcts, &opening));
-    assert!(master.as_secs_f64() > 1.4 * even.as_secs_f64(), "{master:?} against {even:?}");
-}
-
-#[test]
 fn under_a_variant_the_tree_search_takes_its_own_options_and_solves_later() {
     assert_eq!(tree_search_options(Scoring::Standard), TREE_SEARCH);
     let lines = tree_search_options(Scoring::Lines);
