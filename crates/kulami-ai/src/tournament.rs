@@ -138,7 +138,7 @@ pub struct GameOutcome {
     pub a_points: f64,
     /// Who failed and how, if a player did (that player loses).
     pub forfeit: Option<Forfeit>,
-    /// What A and B had left on their clocks when the game ended (none for a player that ran
+    /// What A and B had left on their clocks when the game ended (zero for a player that ran
     /// out); `None` without a clock.
     pub clock_left: Option<(Duration, Duration)>,
 }
@@ -154,7 +154,7 @@ pub struct GameResult {
     pub totals: (usize, usize),
     /// Who failed and how.
     pub forfeit: Option<Forfeit>,
-    /// What the red seat and the black seat had left on their clocks when the game ended (none
+    /// What the red seat and the black seat had left on their clocks when the game ended (zero
     /// for a player that ran out); `None` without a clock.
     pub clock_left: Option<(Duration, Duration)>,
 }
