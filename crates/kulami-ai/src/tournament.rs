@@ -209,15 +209,13 @@ pub fn play_game<'p>(
             (Ok(played), _) => position.play_move(played).err().map(|error| ForfeitReason::Illegal { played, error }),
             (Err(error), _) => Some(ForfeitReason::Failed(error)),
         };
+        // What the clock shows once the thought is taken off: zero for a player that ran out.
+        let left = reading.map(|reading| reading.remaining.saturating_sub(thought));
         if let Some(reason) = reason {
-            if matches!(reason, ForfeitReason::OutOfTime { .. }) {
-                *own = Some(Duration::ZERO);
-            }
+            *own = left;
             return end(&position, Some(Forfeit { color, player: player.name(), reason }), remaining);
         }
-        if let Some(reading) = reading {
-            *own = Some(reading.remaining - thought + reading.increment);
-        }
+        *own = left.zip(reading).map(|(left, reading)| left + reading.increment);
     }
     end(&position, None, remaining)
 }
