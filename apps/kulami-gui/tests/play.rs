@@ -495,6 +495,35 @@ fn the_start_screen_asks_what_to_play_and_remembers_the_choice() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A game the computer is to move in, left behind the start screen, waits there: the game
+/// offered to continue is the one the person finds, and the engine plays once they are back.
+#[test]
+fn a_game_behind_the_start_screen_waits_for_the_person() {
+    use kulami_gui::state::{Action, GameState, Seat};
+    let dir = std::env::temp_dir().join(format!("kulami-gui-waits-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("autosave.json");
+    let mut state = GameState::default();
+    for cell in ["d4", "d7"] {
+        state.apply(Action::Place(cell.parse().unwrap()));
+    }
+    state.apply(Action::Seat(kulami_core::Color::Red, Seat::Engine(kulami_ai::Level::Expert)));
+    assert!(state.engine_to_move().is_some(), "the computer is to move");
+    let saved = kulami_gui::saved::Saved::capture(&state, kulami_gui::saved::Settings::default());
+    Autosave::new(path.clone()).store(&saved).unwrap();
+    let mut harness = start_harness(KulamiApp::new(Some(Autosave::new(path))));
+    // Longer than the engine's second a move: had it been thinking, it would have answered.
+    for _ in 0..100 {
+        harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(harness.state().state().game().position().move_count(), 2);
+    let go_on = label_of(&harness.get_by_label_contains("Continue the game (move 2,"));
+    click(&mut harness, &go_on);
+    wait_until(&mut harness, |app| app.state().game().position().move_count() == 3);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn how_to_play_opens_with_example_boards() {
     let mut harness = harness();

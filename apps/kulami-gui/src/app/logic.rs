@@ -24,10 +24,17 @@ impl KulamiApp {
         self.drive_online(ctx);
         self.forget_other_analysis();
         self.keep_autosave();
-        if self.state.engine_to_move().is_some() && self.engine_task.is_none() {
+        if self.engine_to_play().is_some() && self.engine_task.is_none() {
             // An engine game waits between moves, to be watched.
             ctx.request_repaint_after(self.next_engine_move.saturating_duration_since(Instant::now()));
         }
+    }
+
+    /// The level of the engine to move in the Kulami game, while that game is on the screen: a
+    /// game behind the start screen (or a puzzle, a table game, the lobby) waits for the person
+    /// to come back to it, so that the move they were offered to continue is the one they find.
+    fn engine_to_play(&self) -> Option<kulami_ai::Level> {
+        self.state.engine_to_move().filter(|_| self.screen() == "game")
     }
 
     /// Polls the lobby and the online game; a game the lobby saw start opens on the screen.
@@ -84,7 +91,7 @@ impl KulamiApp {
         let position = self.state.game().position().clone();
         let scoring = self.state.game().scoring();
         let lost_here = self.lost_search.as_ref().is_some_and(|lost| lost.is_for(&position, scoring));
-        match self.state.engine_to_move() {
+        match self.engine_to_play() {
             Some(level) => {
                 if !lost_here && self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
                     let nobody_watching =
@@ -114,7 +121,7 @@ impl KulamiApp {
                     }
                 }
             }
-            // Dropping the task stops its search (undo, new game, a person's turn).
+            // Dropping the task stops its search (undo, new game, a person's turn, another screen).
             None => self.engine_task = None,
         }
         let want_hints = self.state.hints() && self.state.human_to_move();
