@@ -266,10 +266,21 @@ impl SearchGame for KulamiState {
     /// before it (rule 3), so both gains are read from the tiles as they stand and neither move
     /// is played. Fail-soft: no reply gains less than nothing, so a marble whose own gain
     /// leaves the margin at or below what is already had needs no look at the replies.
+    ///
+    /// Inlined, so that the many nodes further from the end hear `None` without a call (2% of
+    /// the solver's instructions).
+    #[inline]
     fn endgame_value(&self, alpha: i32, beta: i32) -> Option<i32> {
         if self.scoring != Scoring::Standard || self.moves_left_at_most() > 2 {
             return None;
         }
+        Some(self.last_two_moves_value(alpha, beta))
+    }
+}
+
+impl KulamiState {
+    /// [`SearchGame::endgame_value`] under the standard scoring with at most two moves left.
+    fn last_two_moves_value(&self, alpha: i32, beta: i32) -> i32 {
         let position = &self.position;
         let opponent = position.side_to_move().other();
         let lead = self.tile_lead() * POINT;
@@ -293,7 +304,7 @@ impl SearchGame for KulamiState {
             }
         }
         // No move: the game is over, and the tiles as they stand are the final margin.
-        Some(best.unwrap_or(lead))
+        best.unwrap_or(lead)
     }
 }
 
