@@ -114,9 +114,18 @@ pub trait SearchGame: Clone + Send {
     /// one (Kulami drops the largest areas it keeps move by move). Does nothing by default.
     fn prepare_for_playouts(&mut self) {}
     /// A cheap guess of how good `mv` is, to try likely moves first; higher is tried sooner.
+    /// The searches ask [`SearchGame::hint_moves`], which asks this by default.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0
+    }
+    /// Hands each legal move with its guess ([`SearchGame::order_hint`]) to `add`: what the
+    /// searches order their moves by. A game whose guesses share work between the moves of a
+    /// position (Kulami's: the holes the opponent may reply in) does that work once here.
+    fn hint_moves(&self, mut add: impl FnMut(Self::Move, i32)) {
+        for mv in self.moves() {
+            add(mv, self.order_hint(mv));
+        }
     }
 }
 

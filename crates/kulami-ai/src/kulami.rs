@@ -242,10 +242,16 @@ impl SearchGame for KulamiState {
     /// choices is what decides Kulami endgames (as "fastest first" does in Othello solvers). Each
     /// reply taken away counts as two holes won: of the weights tried (gain : replies from 4:1 to
     /// 1:5) 1:2 gave the solver the fewest nodes (`examples/endgames`), and it is as good for
-    /// depth-limited searches.
-    fn order_hint(&self, cell: Cell) -> i32 {
-        let replies = self.position.legal_moves_after(cell);
-        (self.tile_gain(cell) - replies.len() as i32 * 2) * ORDER_SCALE
+    /// depth-limited searches. The holes the opponent may reply in are found once for all the
+    /// moves, each move's replies being those in its row and column: 1.8% fewer instructions for
+    /// the solver than finding them move by move (`callgrind`, `examples/endgames`).
+    fn hint_moves(&self, mut add: impl FnMut(Cell, i32)) {
+        let position = &self.position;
+        let reply_holes = position.reply_holes();
+        for cell in position.legal_moves() {
+            let replies = reply_holes & position.layout().reply_cells(cell);
+            add(cell, (self.tile_gain(cell) - replies.len() as i32 * 2) * ORDER_SCALE);
+        }
     }
 
     /// Under the standard scoring a marble changes the margin by at most the holes of its tile
@@ -308,7 +314,7 @@ impl KulamiState {
     }
 }
 
-/// Weight of [`KulamiState::order_hint`] against the search's history counts.
+/// Weight of the guesses of [`SearchGame::hint_moves`] against the search's history counts.
 const ORDER_SCALE: i32 = 64;
 
 #[cfg(test)]
@@ -336,6 +342,29 @@ mod tests {
             walked.play(cell);
         }
         assert_eq!(walked.hash(), state("d4 d7 g7 g2 c2").hash());
+    }
+
+    #[test]
+    fn each_legal_move_is_hinted_once_by_its_gain_and_the_replies_it_leaves() {
+        let mut game = state("");
+        let mut hinted_positions = 0;
+        while game.move_count() > 0 {
+            let mut hinted = Vec::new();
+            game.hint_moves(|cell, hint| hinted.push((cell, hint)));
+            let expected: Vec<(Cell, i32)> = game
+                .moves()
+                .into_iter()
+                .map(|cell| {
+                    let mut after = game.clone();
+                    after.play(cell);
+                    (cell, (game.tile_gain(cell) - after.move_count() as i32 * 2) * ORDER_SCALE)
+                })
+                .collect();
+            assert_eq!(hinted, expected, "after {:?}", game.position().placements());
+            hinted_positions += 1;
+            game.play(game.moves().into_iter().nth(game.ply() * 5 % game.move_count()).expect("in range"));
+        }
+        assert!(hinted_positions > 40, "the game went on to its end: {hinted_positions} positions");
     }
 
     #[test]

@@ -377,15 +377,26 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn legal_moves_after(&self, cell: Cell) -> CellSet {
+        self.reply_holes() & self.layout.reply_cells(cell)
+    }
+
+    /// The holes the opponent could fill after any move of the side to move, before the rule
+    /// that the reply goes in the row or column of that move: the empty holes off the tile of
+    /// the last marble (which becomes the opponent's own previous one), none if the opponent has
+    /// no marble left. [`Position::legal_moves_after`] is these within the move's
+    /// [`Layout::reply_cells`]; found once, they serve every move of a position.
+    #[must_use]
+    #[inline]
+    pub fn reply_holes(&self) -> CellSet {
         let opponent = usize::from(!self.ply & 1);
         if self.placed(opponent) >= self.layout.marbles_per_player() {
             return CellSet::EMPTY;
         }
-        let mut replies = self.layout.holes() & !self.occupied() & self.layout.reply_cells(cell);
-        if let Some(last) = self.last_move() {
-            replies &= !self.layout.tile_cells_at(last);
+        let empty = self.layout.holes() & !self.occupied();
+        match self.last_move() {
+            Some(last) => empty & !self.layout.tile_cells_at(last),
+            None => empty,
         }
-        replies
     }
 
     /// Whether the game has ended: the side to move has no legal move (no marble left or no

@@ -545,20 +545,21 @@ impl<'a, G: SearchGame, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         moves.clear();
         let side = usize::from(game.mover()) * G::MOVE_SLOTS;
         let killers = self.killers[ply];
-        for mv in game.moves() {
+        let history = &self.history;
+        game.hint_moves(|mv, hint| {
             let score = if G::pack(mv) == table_move {
                 TABLE_MOVE
             } else if exact {
-                game.order_hint(mv)
+                hint
             } else if killers[0] == Some(mv) {
                 KILLER[0]
             } else if killers[1] == Some(mv) {
                 KILLER[1]
             } else {
-                self.history[side + usize::from(G::pack(mv))] + game.order_hint(mv)
+                history[side + usize::from(G::pack(mv))] + hint
             };
             moves.push((score, mv));
-        }
+        });
         moves.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         moves
     }

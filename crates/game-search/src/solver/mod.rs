@@ -294,10 +294,10 @@ impl<'a> Worker<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        moves.extend(game.moves().into_iter().map(|mv| {
+        game.hint_moves(|mv, hint| {
             let packed = G::pack(mv);
-            (if packed == table_move { i32::MAX } else { game.order_hint(mv) }, packed)
-        }));
+            moves.push((if packed == table_move { i32::MAX } else { hint }, packed));
+        });
         moves.sort_unstable_by_key(|&(order, _)| std::cmp::Reverse(order));
         let mover = game.mover();
         let (mut best_value, mut best_move) = (-INFINITY, NO_MOVE);
