@@ -15,8 +15,15 @@ pub const INFINITY: i32 = 1_000_000;
 /// (a search without any limit goes to the end anyway, so it jumps from any distance).
 const SOLVER_REACH: usize = 24;
 const SOLVER_REACH_UNTIMED: usize = 26;
-/// Depth of the warm-up before solving.
-const SOLVER_WARMUP: u32 = 8;
+/// Depth of the warm-up before solving: its value centres the exact search's window, and its
+/// table moves order the exact search's first plies. Kulami's endgames (`examples/endgames`,
+/// nodes for the 15 positions; `POSITIONS` the kept ones, `PLAY=engine` level 4's of
+/// 2026-12-07) took from 10 rather than 8: 26 plies 278 million against 306 (median 16.5
+/// against 20.2), `PLAY=engine` 419 against 455 and proved (`PROVE=1`) 206 against 243; 24
+/// plies 69 against 73, 84 against 89, and random play's 30 against 33; 22 plies alike; but
+/// random play's 26 plies 147 against 136. From 6, 9, 11 and 12 the kept 26 plies took 308,
+/// 272, 290 and 282 million, and from 9 the kept 24 plies 75.
+const SOLVER_WARMUP: u32 = 10;
 /// Remaining depths at or below which an exact search runs without ordering or table. Once the
 /// last move's value came without playing it, 3 beat 2 (26 plies left: 25.9 s against 30.4 s
 /// for the 15 positions of `examples/endgames`, with 9% more nodes); 4 was level with 3 and 5
