@@ -290,6 +290,7 @@ impl KulamiState {
         let position = &self.position;
         let opponent = position.side_to_move().other();
         let lead = self.tile_lead() * POINT;
+        let reply_holes = position.reply_holes();
         let mut best: Option<i32> = None;
         for cell in position.legal_moves() {
             let after = lead + self.tile_gain(cell) * POINT;
@@ -298,7 +299,7 @@ impl KulamiState {
             let reply_gain = if after <= floor {
                 0
             } else {
-                let replies = position.legal_moves_after(cell);
+                let replies = reply_holes & position.layout().reply_cells(cell);
                 replies.iter().map(|reply| self.tile_gain_of(opponent, reply)).max().unwrap_or(0)
             };
             let value = after - reply_gain * POINT;
