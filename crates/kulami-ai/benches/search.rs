@@ -96,7 +96,8 @@ fn bench_mcts(bencher: Bencher, game: &KulamiState) {
     use kulami_ai::mcts::{MctsLimits, search};
     const PLAYOUTS: u64 = 2000;
     let evaluator = KulamiEvaluator::tuned(game.scoring());
-    let options = kulami_ai::tree_search_options(game.scoring());
+    // Level 5's options at 1 s a move.
+    let options = kulami_ai::tree_search_options(game.scoring(), std::time::Duration::from_secs(1));
     let limits = MctsLimits { time: std::time::Duration::MAX, playouts: PLAYOUTS, threads: 1 };
     bencher
         .counter(ItemsCount::new(PLAYOUTS))

@@ -98,7 +98,7 @@ fn master_ranking(
         return (ranked.moves, ranked.exact);
     }
     let limits = MctsLimits { time, playouts: u64::MAX, threads };
-    let found = mcts::search(state, Some(&evaluator), tree_search_options(state.scoring()), limits, 0, cancel);
+    let found = mcts::search(state, Some(&evaluator), tree_search_options(state.scoring(), time), limits, 0, cancel);
     let moves = found.moves.iter().map(|root| (root.mv, line_value(state, &root.line, &evaluator))).collect();
     (moves, false)
 }

@@ -293,7 +293,7 @@ impl Engine {
             kept.clear();
             *kept_scoring = scoring;
         }
-        let options = tree_search_options(scoring);
+        let options = tree_search_options(scoring, time);
         let seed = self.rng.next_u64();
         let found = mcts::search_reusing(kept, state, Some(&evaluator), options, limits, seed, cancel);
         self.tree_result(state, found, start)
@@ -497,8 +497,8 @@ const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
 /// the first player 49.5/50, as the second 31/50), but only 51.0% against level 5 with the
 /// fixed 0.4 at 1 s (`kulami match`, 100 games, +7, -25..+39): a gain at short times only.
 ///
-/// A draw counts 0.1 below half a win for the side it moves for (contempt), so that it plays on
-/// for a win where a draw is at hand: the second player's games are mostly drawn in the
+/// A draw counts 0.1 below half a win for the side it moves for (contempt, at less than
+/// [`CONTEMPT_MAX_TIME`] a move), so that it plays on for a win where a draw is at hand: the second player's games are mostly drawn in the
 /// middlegame. Level 5 against plain MCTS scored 87.2% with it at 0.1 s per move against 81.2%
 /// without (200 games each), and 78.0% at 1 s against 75.0% (100 games; as the first player
 /// 50/50 and 49/50, as the second 28/50 and 26/50).
@@ -513,26 +513,33 @@ pub const TREE_SEARCH: MctsOptions = MctsOptions {
     ..MctsOptions::RAVE
 };
 
-/// The tree search of levels 4 and 5 under `scoring`: [`TREE_SEARCH`] under the standard
-/// scoring; under `lines` RAVE and implicit minimax backups of that scoring's evaluation
-/// ([`KulamiEvaluator::tuned`]) in which an 8-point lead counts as a 73% chance; RAVE alone
-/// under `area` and `both`. Contempt is for the standard scoring only: under `area` at 1 s
-/// level 5 with it stood at 62.5% against MCTS after 56 games, against 68.5% without.
+/// The tree search of levels 4 and 5 under `scoring` with `time` a move: [`TREE_SEARCH`] under
+/// the standard scoring, without its contempt from [`CONTEMPT_MAX_TIME`] on; under `lines` RAVE
+/// and implicit minimax backups of that scoring's evaluation ([`KulamiEvaluator::tuned`]) in
+/// which an 8-point lead counts as a 73% chance; RAVE alone under `area` and `both`. Contempt is
+/// for the standard scoring only: under `area` at 1 s level 5 with it stood at 62.5% against
+/// MCTS after 56 games, against 68.5% without.
 #[must_use]
-pub fn tree_search_options(scoring: Scoring) -> MctsOptions {
+pub fn tree_search_options(scoring: Scoring, time: Duration) -> MctsOptions {
     match scoring {
+        Scoring::Standard if time >= CONTEMPT_MAX_TIME => MctsOptions { contempt: 0.0, ..TREE_SEARCH },
         Scoring::Standard => TREE_SEARCH,
         Scoring::Lines => LINES_TREE_SEARCH,
         Scoring::Area | Scoring::Both => MctsOptions::RAVE,
     }
 }
 
-/// The tree search under the `lines` scoring. Against RAVE alone at 0.1 s per move its backups
-/// scored 58.0% (`examples/mcts_tune.rs`, 100 games, +56, +9..+105), and level 5 with them 73.0%
-/// against MCTS at 1 s (`kulami match`, 100 games, +173, +130..+221), where RAVE alone scored
-/// 63.5% (+96, +56..+140). Under `both` they also scored 58.0% at 0.1 s, but level 5 with them
-/// only 63.5% against MCTS at 1 s, no more than the 62.0% of RAVE alone, and 53.0% against
-/// level 5 with RAVE alone (100 games, +21, -20..+62); under `area` 52.0% at 0.1 s.
+/// The time a move from which the tree search scores a draw as half a win again. Contempt pays
+/// against an opponent it outplays, and the longer both think, the less level 5 outplays plain
+/// MCTS: at 0.1 s level 5 scored 87.2% with it against 81.2% without, at 1 s 78.0% against 75.0%,
+/// but at 5 s 71.0% with it (as the second player +5 =35 -10) where a build without it had
+/// scored 73.5% (+2 =44 -4 as the second player) and the same build without it stood at 77.6%
+/// after 67 games (`kulami match 5 mcts --random 50 --concurrency 2 --threads 1 --movetime
+/// 5000`). Against a strong first player, playing on for a win turns the second player's draws
+/// into losses. Between 1 s and 5 s nothing was measured; 3 s is where the proof of who wins
+/// starts too ([`proof_reach`]).
+pub const CONTEMPT_MAX_TIME: Duration = Duration::from_secs(3);
+
 const LINES_TREE_SEARCH: MctsOptions =
     MctsOptions { implicit_minimax: Some(ImplicitMinimax::fixed(0.4, 8.0 * POINT as f64)), ..MctsOptions::RAVE };
 

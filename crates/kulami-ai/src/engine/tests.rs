@@ -102,13 +102,30 @@ fn every_level_answers_a_live_game_even_with_no_time_left() {
 }
 
 #[test]
+fn the_tree_search_plays_for_a_win_over_a_draw_only_at_short_times() {
+    for time in [Duration::from_millis(30), Duration::from_secs(1), CONTEMPT_MAX_TIME - Duration::from_millis(1)] {
+        let options = tree_search_options(Scoring::Standard, time);
+        assert_eq!(options, TREE_SEARCH, "{time:?}");
+        assert!(options.contempt > 0.0, "{time:?}");
+    }
+    for time in [CONTEMPT_MAX_TIME, Duration::from_secs(5), Duration::from_secs(60)] {
+        let options = tree_search_options(Scoring::Standard, time);
+        assert_eq!(options, MctsOptions { contempt: 0.0, ..TREE_SEARCH }, "{time:?}");
+    }
+    for scoring in [Scoring::Area, Scoring::Lines, Scoring::Both] {
+        assert_eq!(tree_search_options(scoring, Duration::from_millis(100)).contempt, 0.0, "{scoring}");
+    }
+}
+
+#[test]
 fn under_a_variant_the_tree_search_takes_its_own_options_and_solves_later() {
-    assert_eq!(tree_search_options(Scoring::Standard), TREE_SEARCH);
-    let lines = tree_search_options(Scoring::Lines);
+    let second = Duration::from_secs(1);
+    assert_eq!(tree_search_options(Scoring::Standard, second), TREE_SEARCH);
+    let lines = tree_search_options(Scoring::Lines, second);
     assert_eq!(lines.implicit_minimax, Some(ImplicitMinimax::fixed(0.4, 8.0 * POINT as f64)));
     assert_eq!(MctsOptions { implicit_minimax: None, ..lines }, MctsOptions::RAVE, "lines takes no contempt");
     for scoring in [Scoring::Area, Scoring::Both] {
-        assert_eq!(tree_search_options(scoring), MctsOptions::RAVE, "{scoring}");
+        assert_eq!(tree_search_options(scoring, second), MctsOptions::RAVE, "{scoring}");
     }
     for time in [Duration::from_millis(30), Duration::from_millis(100), Duration::from_secs(3)] {
         for scoring in [Scoring::Area, Scoring::Lines, Scoring::Both] {
