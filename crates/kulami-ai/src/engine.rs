@@ -498,8 +498,8 @@ const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
 /// fixed 0.4 at 1 s (`kulami match`, 100 games, +7, -25..+39): a gain at short times only.
 ///
 /// A draw counts 0.1 below half a win for the side it moves for (contempt, at less than
-/// [`CONTEMPT_MAX_TIME`] a move), so that it plays on for a win where a draw is at hand: the second player's games are mostly drawn in the
-/// middlegame. Level 5 against plain MCTS scored 87.2% with it at 0.1 s per move against 81.2%
+/// [`CONTEMPT_MAX_TIME`] a move), so that it plays on for a win where a draw is at hand: the
+/// second player's games are mostly drawn in the middlegame. Level 5 against plain MCTS scored 87.2% with it at 0.1 s per move against 81.2%
 /// without (200 games each), and 78.0% at 1 s against 75.0% (100 games; as the first player
 /// 50/50 and 49/50, as the second 28/50 and 26/50).
 pub const TREE_SEARCH: MctsOptions = MctsOptions {
@@ -540,6 +540,12 @@ pub fn tree_search_options(scoring: Scoring, time: Duration) -> MctsOptions {
 /// starts too ([`proof_reach`]).
 pub const CONTEMPT_MAX_TIME: Duration = Duration::from_secs(3);
 
+/// The tree search under the `lines` scoring. Against RAVE alone at 0.1 s per move its backups
+/// scored 58.0% (`examples/mcts_tune.rs`, 100 games, +56, +9..+105), and level 5 with them 73.0%
+/// against MCTS at 1 s (`kulami match`, 100 games, +173, +130..+221), where RAVE alone scored
+/// 63.5% (+96, +56..+140). Under `both` they also scored 58.0% at 0.1 s, but level 5 with them
+/// only 63.5% against MCTS at 1 s, no more than the 62.0% of RAVE alone, and 53.0% against
+/// level 5 with RAVE alone (100 games, +21, -20..+62); under `area` 52.0% at 0.1 s.
 const LINES_TREE_SEARCH: MctsOptions =
     MctsOptions { implicit_minimax: Some(ImplicitMinimax::fixed(0.4, 8.0 * POINT as f64)), ..MctsOptions::RAVE };
 
