@@ -535,7 +535,7 @@ pub fn tree_search_options(scoring: Scoring, time: Duration) -> MctsOptions {
 /// but at 5 s 71.0% with it (as the second player +5 =35 -10) where a build without it had
 /// scored 73.5% (+2 =44 -4 as the second player) and the same build without it stood at 77.6%
 /// after 67 games (`kulami match 5 mcts --random 50 --concurrency 2 --threads 1 --movetime
-/// 5000`). Against a strong first player, playing on for a win turns the second player's draws
+/// 5000`); with this constant level 5 then scored 73.5% (+6 =36 -8 as the second player). Against a strong first player, playing on for a win turns the second player's draws
 /// into losses. Between 1 s and 5 s nothing was measured; 3 s is where the proof of who wins
 /// starts too ([`proof_reach`]).
 pub const CONTEMPT_MAX_TIME: Duration = Duration::from_secs(3);
