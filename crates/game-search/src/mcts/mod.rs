@@ -655,12 +655,16 @@ impl<'e, G: SearchGame> Tree<'e, G> {
         // A proof at the leaf may prove the nodes above it, as far as each one is proven.
         let leaf = *self.path.last().expect("the path starts at the root") as usize;
         let mut proving = self.nodes[leaf].proven.is_some();
+        // Only nodes on the path get new implicit minimax values, and above one whose value
+        // stayed the same every value stays: the backups stop there.
+        let mut heuristic_changed = true;
         for depth in (0..self.path.len()).rev() {
             let index = self.path[depth] as usize;
+            let heuristic_before = self.nodes[index].heuristic;
             // The player who made this node's move moved at depth - 1 (the root has no move).
             let mover_reward = if depth > 0 { reward(self.movers[depth - 1]) } else { 1.0 - reward(self.movers[0]) };
             let to_move = mover_at(&self.movers, depth);
-            if self.minimax.is_some() && depth > 0 && self.nodes[index].child_count > 0 {
+            if heuristic_changed && self.minimax.is_some() && depth > 0 && self.nodes[index].child_count > 0 {
                 self.nodes[index].heuristic = self.backed_up_heuristic(index, to_move, self.movers[depth - 1]);
             }
             if proving && depth > 0 && self.nodes[index].proven.is_none() && self.nodes[index].child_count > 0 {
@@ -670,6 +674,8 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                     None => proving = false,
                 }
             }
+            // A leaf may have been proven before the update, which changed its value.
+            heuristic_changed = self.nodes[index].child_count == 0 || self.nodes[index].heuristic != heuristic_before;
             let node = &mut self.nodes[index];
             node.visits += 1;
             node.wins += mover_reward;
@@ -692,6 +698,52 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                     node.amaf_wins += child_reward;
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nim::Nim;
+
+    /// Values that vary from pile to pile and ply to ply, so that minimax values keep changing.
+    struct Scattered;
+
+    impl Evaluator<Nim> for Scattered {
+        fn evaluate(&self, game: &Nim) -> i32 {
+            (i32::from(game.counters()) * 37 + game.ply() as i32 * 11) % 23 - 11
+        }
+    }
+
+    /// Checks that every expanded node below `index` holds the value backed up from its
+    /// children, `game` being the position at `index`; returns how many were checked.
+    fn check_backups(tree: &mut Tree<'_, Nim>, index: usize) -> usize {
+        let mut checked = 0;
+        for child in tree.children(index) {
+            let made_by = tree.game.mover();
+            tree.game.play(tree.nodes[child].mv.expect("children have moves"));
+            if tree.nodes[child].child_count > 0 {
+                let backed_up = tree.backed_up_heuristic(child, tree.game.mover(), made_by);
+                assert_eq!(tree.nodes[child].heuristic, backed_up, "node {child}, pile {}", tree.game.counters());
+                checked += 1 + check_backups(tree, child);
+            }
+            tree.game.undo();
+        }
+        checked
+    }
+
+    #[test]
+    fn the_backups_that_stop_early_leave_every_node_with_its_childrens_minimax() {
+        for solve_leaves in [None, Some(4)] {
+            let options = MctsOptions {
+                implicit_minimax: Some(ImplicitMinimax::fixed(0.4, 10.0)),
+                solve_leaves,
+                ..MctsOptions::RAVE
+            };
+            let mut tree = Tree::new(Nim::new(40), vec![Node::new(None)], Some(&Scattered), options, 3);
+            assert_eq!(tree.run(5000, None, None), 5000);
+            assert!(check_backups(&mut tree, 0) > 500, "a deep enough tree to test");
         }
     }
 }
