@@ -9,6 +9,6 @@ mod search;
 mod solver;
 pub mod stats;
 
-pub use game::{Evaluator, Proven, SearchGame, minimax, pick_below};
+pub use game::{Evaluator, Proven, SearchGame, minimax, pick_below, values_by_playing};
 pub use search::{INFINITY, Limits, Proof, RankedMoves, SearchResult, Searcher};
 pub use solver::{SolveProgress, Solved, Solver};

@@ -358,6 +358,9 @@ struct Tree<'e, G: SearchGame> {
     /// Who moves at the root, for [`MctsOptions::contempt`].
     root_mover: u8,
     visit_roots: VisitRoots,
+    /// The moves of the node being expanded, and their values by the evaluation.
+    child_moves: Vec<G::Move>,
+    child_values: Vec<i32>,
 }
 
 /// The square roots [`Tree::select`] needs, by visit count, for the counts below
@@ -427,6 +430,8 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             made_later: [vec![0; words], vec![0; words]],
             root_mover,
             visit_roots: VisitRoots::new(options.rave_equivalence),
+            child_moves: Vec::new(),
+            child_values: Vec::new(),
         }
     }
 
@@ -578,19 +583,17 @@ impl<'e, G: SearchGame> Tree<'e, G> {
 
     fn expand(&mut self, index: usize) {
         let first = self.nodes.len();
-        self.nodes.extend(self.game.moves().into_iter().map(|mv| Node::new(Some(mv))));
-        let count = (self.nodes.len() - first) as u32;
+        self.child_moves.clear();
+        self.child_moves.extend(self.game.moves());
+        self.nodes.extend(self.child_moves.iter().map(|&mv| Node::new(Some(mv))));
         let node = &mut self.nodes[index];
         node.first_child = first as u32;
-        node.child_count = count;
+        node.child_count = self.child_moves.len() as u32;
         if let Some((evaluator, minimax)) = self.minimax {
-            let mover = self.game.mover();
-            for child in first..first + count as usize {
-                self.game.play(self.nodes[child].mv.expect("children have moves"));
-                let value = self.game.terminal_value().unwrap_or_else(|| evaluator.evaluate(&self.game));
-                let value = if self.game.mover() == mover { value } else { -value };
-                self.game.undo();
-                self.nodes[child].heuristic = (1.0 / (1.0 + (-f64::from(value) / minimax.scale).exp())) as f32;
+            self.child_values.clear();
+            evaluator.values_after(&mut self.game, &self.child_moves, &mut self.child_values);
+            for (child, &value) in self.nodes[first..].iter_mut().zip(&self.child_values) {
+                child.heuristic = (1.0 / (1.0 + (-f64::from(value) / minimax.scale).exp())) as f32;
             }
         }
     }
