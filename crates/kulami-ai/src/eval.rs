@@ -117,9 +117,9 @@ pub fn features(state: &KulamiState) -> Features {
         if reachable {
             threat = threat.max(terms.threat());
         }
-        terms.count_state(&mut features, 0, 1);
+        terms.count_state(&mut features, 0);
         if reachable {
-            terms.count_state(&mut features, TILE_STATES.len(), 1);
+            terms.count_state(&mut features, TILE_STATES.len());
         }
     }
     let tiles = state.tile_lead();
@@ -198,11 +198,16 @@ impl TileTerms {
     }
 
     /// Counts the tile's state in `features`, `offset` past the tile states over every tile
-    /// (0 for those, [`TILE_STATES`]`.len()` for the reachable ones), `sign` times.
-    fn count_state(&self, features: &mut Features, offset: usize, sign: i32) {
+    /// (0 for those, [`TILE_STATES`]`.len()` for the reachable ones).
+    fn count_state(&self, features: &mut Features, offset: usize) {
         if self.slot != 0 {
-            features[self.slot + offset] += sign * self.lead.signum();
+            features[self.slot + offset] += self.lead.signum();
         }
+    }
+
+    /// What [`TileTerms::count_state`] adds to the evaluation's sum under `weights`.
+    fn weighed_state(&self, weights: &Features, offset: usize) -> i32 {
+        if self.slot == 0 { 0 } else { weights[self.slot + offset] * self.lead.signum() }
     }
 }
 
@@ -466,12 +471,10 @@ impl std::str::FromStr for KulamiEvaluator {
 }
 
 impl KulamiEvaluator {
-    /// The evaluation of `features` at `phase`.
-    fn weigh(&self, features: &Features, phase: i32) -> i32 {
-        (0..features.len())
-            .map(|i| features[i] * (self.opening[i] * (PHASES - phase) + self.end[i] * phase))
-            .sum::<i32>()
-            / PHASES
+    /// The weights at `phase`, [`PHASES`] times over: a weighted sum of features divided by
+    /// [`PHASES`] is the evaluation.
+    fn weights_at(&self, phase: i32) -> Features {
+        std::array::from_fn(|i| self.opening[i] * (PHASES - phase) + self.end[i] * phase)
     }
 
     /// [`Evaluator::values_after`] under the standard scoring, from what `state`'s tiles give,
@@ -484,14 +487,15 @@ impl KulamiEvaluator {
         let layout = position.layout();
         let tiles: Vec<TileTerms> =
             (0..layout.tiles().len()).map(|index| TileTerms::new(position, index, next, 0)).collect();
-        let mut before = [0; FEATURE_COUNT];
-        let (mut secured, mut leaning, mut points) = (0, 0, 0);
+        // The evaluation is linear in the features: each child's weighted sum is the tiles'
+        // states' sum, less the filled tile's state before, plus its state after and the rest.
+        let weights = self.weights_at(phase_at(position, position.ply() + 1));
+        let (mut secured, mut leaning, mut points, mut states) = (0, 0, 0, 0);
         for terms in &tiles {
             (secured, leaning, points) = (secured + terms.secured, leaning + terms.leaning, points + terms.points());
-            terms.count_state(&mut before, 0, 1);
+            states += terms.weighed_state(&weights, 0);
         }
         let reply_holes = position.reply_holes();
-        let phase = phase_at(position, position.ply() + 1);
         for &cell in moves {
             let index = layout.tile_index(cell).expect("a move is on a hole");
             let (old, new) = (tiles[index], TileTerms::new(position, index, next, 1));
@@ -502,19 +506,17 @@ impl KulamiEvaluator {
                 values.push(-tile_lead * POINT);
                 continue;
             }
-            let mut features = before;
-            old.count_state(&mut features, 0, -1);
-            new.count_state(&mut features, 0, 1);
+            let mut sum = states - old.weighed_state(&weights, 0) + new.weighed_state(&weights, 0);
             let mut threat = 0;
             for (tile_index, (tile, terms)) in layout.tiles().iter().zip(&tiles).enumerate() {
                 if !(tile.cells() & replies).is_empty() {
                     let terms = if tile_index == index { &new } else { terms };
                     threat = threat.max(terms.threat());
-                    terms.count_state(&mut features, TILE_STATES.len(), 1);
+                    sum += terms.weighed_state(&weights, TILE_STATES.len());
                 }
             }
             // [`FEATURES`] in order; the bonuses' measures are 0 under the standard scoring.
-            features[..FEATURES.len()].copy_from_slice(&[
+            let named = [
                 tile_lead,
                 secured - old.secured + new.secured,
                 leaning - old.leaning + new.leaning,
@@ -528,8 +530,9 @@ impl KulamiEvaluator {
                 0,
                 0,
                 0,
-            ]);
-            values.push(-self.weigh(&features, phase));
+            ];
+            sum += named.iter().zip(&weights).map(|(feature, weight)| feature * weight).sum::<i32>();
+            values.push(-(sum / PHASES));
         }
     }
 }
@@ -539,7 +542,8 @@ impl Evaluator<KulamiState> for KulamiEvaluator {
         if let Some(value) = state.terminal_value() {
             return value;
         }
-        self.weigh(&features(state), phase(state))
+        let weights = self.weights_at(phase(state));
+        features(state).iter().zip(&weights).map(|(feature, weight)| feature * weight).sum::<i32>() / PHASES
     }
 
     fn values_after(&self, state: &mut KulamiState, moves: &[Cell], values: &mut Vec<i32>) {
