@@ -138,11 +138,7 @@ pub fn features(state: &KulamiState) -> Features {
         (0, 0, 0)
     };
     let (lines, fours, threes, twos) = if state.scoring().counts_lines() {
-        let windows =
-            |color: Color| open_windows(position.marbles(color), layout.holes() & !position.marbles(color.other()));
-        let (mine, theirs) = (windows(me), windows(other));
-        let made = line_sum(position.marbles(me)) as i32 - line_sum(position.marbles(other)) as i32;
-        (made, mine.0 - theirs.0, mine.1 - theirs.1, mine.2 - theirs.2)
+        lines_terms(position.marbles(me), position.marbles(other), layout.holes())
     } else {
         (0, 0, 0, 0)
     };
@@ -230,6 +226,18 @@ fn area_prospects(marbles: CellSet, empty: CellSet) -> (usize, usize) {
     let room = (largest.grow() & empty).len();
     let next = joined.iter().filter(|&&touched| touched > 0).map(|touched| touched + 1).fold(largest.len(), usize::max);
     (room, next)
+}
+
+/// The Lines measures of `mine` against `theirs` on a board of `holes`, each mine minus theirs:
+/// `(lines, fours, threes, twos)` of [`features`].
+fn lines_terms(mine: CellSet, theirs: CellSet, holes: CellSet) -> (i32, i32, i32, i32) {
+    let (my_windows, their_windows) = (open_windows(mine, holes & !theirs), open_windows(theirs, holes & !mine));
+    (
+        line_sum(mine) as i32 - line_sum(theirs) as i32,
+        my_windows.0 - their_windows.0,
+        my_windows.1 - their_windows.1,
+        my_windows.2 - their_windows.2,
+    )
 }
 
 /// The windows of five cells in a line, every one `open` (a hole with no opposing marble), that
@@ -477,14 +485,17 @@ impl KulamiEvaluator {
         std::array::from_fn(|i| self.opening[i] * (PHASES - phase) + self.end[i] * phase)
     }
 
-    /// [`Evaluator::values_after`] under the standard scoring, from what `state`'s tiles give,
-    /// found once: a move changes one tile and the replies, and [`features`] of each child
-    /// found anew took about a sixth of the instructions of the tree search of levels 4 and 5.
-    fn standard_values_after(&self, state: &KulamiState, moves: &[Cell], values: &mut Vec<i32>) {
+    /// [`Evaluator::values_after`] where Biggest Area does not count, from what `state`'s tiles
+    /// give, found once: a move changes one tile and the replies, and [`features`] of each child
+    /// found anew took about a sixth of the instructions of the tree search of levels 4 and 5
+    /// under the standard scoring. The Lines measures are found for each child, without
+    /// playing its move.
+    fn values_after_from_tiles(&self, state: &KulamiState, moves: &[Cell], values: &mut Vec<i32>) {
         let position = state.position();
         // The features are the reply's: the side to move after the move, `next`.
         let next = position.side_to_move().other();
         let layout = position.layout();
+        let counts_lines = state.scoring().counts_lines();
         let tiles: Vec<TileTerms> =
             (0..layout.tiles().len()).map(|index| TileTerms::new(position, index, next, 0)).collect();
         // The evaluation is linear in the features: each child's weighted sum is the tiles'
@@ -501,9 +512,15 @@ impl KulamiEvaluator {
             let (old, new) = (tiles[index], TileTerms::new(position, index, next, 1));
             let tile_lead = points - old.points() + new.points();
             let replies = reply_holes & layout.reply_cells(cell);
+            let (lines, fours, threes, twos) = if counts_lines {
+                let mover = position.marbles(next.other()) | CellSet::from_cell(cell);
+                lines_terms(position.marbles(next), mover, layout.holes())
+            } else {
+                (0, 0, 0, 0)
+            };
             // Values are the reply's, negated for the player making the move.
             if replies.is_empty() {
-                values.push(-tile_lead * POINT);
+                values.push(-(tile_lead + lines) * POINT);
                 continue;
             }
             let mut sum = states - old.weighed_state(&weights, 0) + new.weighed_state(&weights, 0);
@@ -515,20 +532,20 @@ impl KulamiEvaluator {
                     sum += terms.weighed_state(&weights, TILE_STATES.len());
                 }
             }
-            // [`FEATURES`] in order; the bonuses' measures are 0 under the standard scoring.
+            // [`FEATURES`] in order; Biggest Area's measures are 0 where it does not count.
             let named = [
                 tile_lead,
                 secured - old.secured + new.secured,
                 leaning - old.leaning + new.leaning,
                 replies.len() as i32,
                 0,
-                0,
+                lines,
                 1,
                 threat,
                 0,
-                0,
-                0,
-                0,
+                fours,
+                threes,
+                twos,
                 0,
             ];
             sum += named.iter().zip(&weights).map(|(feature, weight)| feature * weight).sum::<i32>();
@@ -547,10 +564,11 @@ impl Evaluator<KulamiState> for KulamiEvaluator {
     }
 
     fn values_after(&self, state: &mut KulamiState, moves: &[Cell], values: &mut Vec<i32>) {
-        if state.scoring() == Scoring::Standard {
-            self.standard_values_after(state, moves, values);
-        } else {
+        // Levels 4 and 5 search `area` and `both` without the evaluation.
+        if state.scoring().counts_area() {
             game_search::values_by_playing(self, state, moves, values);
+        } else {
+            self.values_after_from_tiles(state, moves, values);
         }
     }
 }
@@ -751,17 +769,25 @@ mod tests {
             end: std::array::from_fn(|i| 50 - 3 * i as i32),
         };
         let (mut positions, mut game_ends) = (0, 0);
-        for evaluator in [distinct, KulamiEvaluator::tuned(Scoring::Standard)] {
-            for seed in 0..12 {
+        for (scoring, evaluator) in Scoring::ALL
+            .into_iter()
+            .flat_map(|scoring| [(scoring, distinct.clone()), (scoring, KulamiEvaluator::tuned(scoring))])
+        {
+            for seed in 0..6 {
                 let shape = if seed % 2 == 0 { Shape::Square } else { Shape::Irregular };
                 let layout = Arc::new(generate(seed, shape));
-                let mut state = KulamiState::new(Position::new(layout), Scoring::Standard);
+                let mut state = KulamiState::new(Position::new(layout), scoring);
                 for ply in 0u64.. {
                     let moves: Vec<Cell> = state.moves().into_iter().collect();
                     let (mut from_parent, mut played) = (Vec::new(), Vec::new());
                     evaluator.values_after(&mut state, &moves, &mut from_parent);
                     game_search::values_by_playing(&evaluator, &mut state, &moves, &mut played);
-                    assert_eq!(from_parent, played, "board {seed} after {:?}", state.position().placements());
+                    assert_eq!(
+                        from_parent,
+                        played,
+                        "{scoring}, board {seed} after {:?}",
+                        state.position().placements()
+                    );
                     positions += 1;
                     game_ends +=
                         moves.iter().filter(|&&cell| state.position().legal_moves_after(cell).is_empty()).count();
@@ -772,6 +798,6 @@ mod tests {
                 }
             }
         }
-        assert!(positions > 1000 && game_ends > 20, "{positions} positions, {game_ends} moves that end the game");
+        assert!(positions > 2000 && game_ends > 40, "{positions} positions, {game_ends} moves that end the game");
     }
 }
