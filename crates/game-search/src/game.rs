@@ -38,6 +38,10 @@ pub trait SearchGame: Clone + Send {
     const MOVE_SLOTS: usize;
     /// The legal moves, as a cheap copyable collection.
     type Moves: IntoIterator<Item = Self::Move> + Copy;
+    /// Whether the tree search plays its random playouts on a copy of the game, dropped at the
+    /// end, rather than taking every move back: for a game whose copy costs less than taking
+    /// back a playout's moves (a few hundred bytes, no allocation). False by default.
+    const PLAYOUTS_ON_A_COPY: bool = false;
 
     /// The legal moves; none when the game is over.
     fn moves(&self) -> Self::Moves;

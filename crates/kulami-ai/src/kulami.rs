@@ -153,6 +153,9 @@ impl SearchGame for KulamiState {
     type Move = Cell;
     type Moves = CellSet;
     const MOVE_SLOTS: usize = FRAME_CELLS;
+    /// A state is a few hundred bytes and shares its layout: copying it costs less than taking back
+    /// the 30 or so moves of a playout.
+    const PLAYOUTS_ON_A_COPY: bool = true;
 
     fn pack(cell: Cell) -> u16 {
         cell.index() as u16

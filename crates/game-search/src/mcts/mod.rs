@@ -334,6 +334,30 @@ fn reward_of(outcome: i8) -> f32 {
     f32::from(outcome + 1) / 2.0
 }
 
+/// Plays `mv` in `game`, noting it in `played` and who made it in `movers`.
+fn play<G: SearchGame>(game: &mut G, mv: G::Move, played: &mut Vec<G::Move>, movers: &mut Vec<u8>) {
+    movers.push(game.mover());
+    game.play(mv);
+    played.push(mv);
+}
+
+/// Plays random moves in `game` to its end, noting them as [`play`] does; returns who sees the
+/// final value and its sign (1 a win, 0 a draw, -1 a loss).
+fn random_game<G: SearchGame>(
+    game: &mut G,
+    rng: &mut Pcg64Mcg,
+    played: &mut Vec<G::Move>,
+    movers: &mut Vec<u8>,
+) -> (u8, i8) {
+    loop {
+        let Some(mv) = game.random_move(rng.next_u64()) else {
+            let value = game.terminal_value().expect("a game without moves is over");
+            return (game.mover(), value.signum() as i8);
+        };
+        play(game, mv, played, movers);
+    }
+}
+
 /// The table of each tree's leaf solver ([`MctsOptions::solve_leaves`]): its searches are
 /// short, and only their upper plies use a table.
 const LEAF_SOLVER_TABLE_MEGABYTES: usize = 2;
@@ -518,31 +542,34 @@ impl<'e, G: SearchGame> Tree<'e, G> {
                 }
             }
             current = self.select(current);
-            self.play(self.nodes[current].mv.expect("children have moves"));
+            play(
+                &mut self.game,
+                self.nodes[current].mv.expect("children have moves"),
+                &mut self.played,
+                &mut self.movers,
+            );
             self.path.push(current as u32);
         }
+        let tree_moves = self.played.len();
         // The outcome for a player, and who: the proof's, for the player who made the move to a
         // proven node, else the random game's, for whoever its final value is seen by.
         let (end_mover, end_outcome) = match self.nodes[current].proven {
             Some(outcome) => (*self.movers.last().expect("the root is never proven"), outcome),
-            None => loop {
-                let Some(mv) = self.game.random_move(self.rng.next_u64()) else {
-                    let value = self.game.terminal_value().expect("a game without moves is over");
-                    break (self.game.mover(), value.signum() as i8);
-                };
-                self.play(mv);
-            },
+            None if G::PLAYOUTS_ON_A_COPY => {
+                random_game(&mut self.game.clone(), &mut self.rng, &mut self.played, &mut self.movers)
+            }
+            None => {
+                let end = random_game(&mut self.game, &mut self.rng, &mut self.played, &mut self.movers);
+                for _ in tree_moves..self.played.len() {
+                    self.game.undo();
+                }
+                end
+            }
         };
         self.update(end_mover, end_outcome);
-        for _ in 0..self.played.len() {
+        for _ in 0..tree_moves {
             self.game.undo();
         }
-    }
-
-    fn play(&mut self, mv: G::Move) {
-        self.movers.push(self.game.mover());
-        self.game.play(mv);
-        self.played.push(mv);
     }
 
     /// Solves the new leaf `index`, the current position, if [`MctsOptions::solve_leaves`] asks.
@@ -748,5 +775,63 @@ mod tests {
             assert_eq!(tree.run(5000, None, None), 5000);
             assert!(check_backups(&mut tree, 0) > 500, "a deep enough tree to test");
         }
+    }
+
+    /// Nim whose playouts run on a copy of the game.
+    #[derive(Clone)]
+    struct NimOnACopy(Nim);
+
+    impl SearchGame for NimOnACopy {
+        type Move = u8;
+        type Moves = crate::nim::Takes;
+        const MOVE_SLOTS: usize = Nim::MOVE_SLOTS;
+        const PLAYOUTS_ON_A_COPY: bool = true;
+
+        fn moves(&self) -> Self::Moves {
+            self.0.moves()
+        }
+        fn move_count(&self) -> usize {
+            self.0.move_count()
+        }
+        fn play(&mut self, mv: u8) {
+            self.0.play(mv);
+        }
+        fn undo(&mut self) {
+            self.0.undo();
+        }
+        fn hash(&self) -> u64 {
+            self.0.hash()
+        }
+        fn ply(&self) -> usize {
+            self.0.ply()
+        }
+        fn moves_left_at_most(&self) -> usize {
+            self.0.moves_left_at_most()
+        }
+        fn terminal_value(&self) -> Option<i32> {
+            self.0.terminal_value()
+        }
+        fn pack(mv: u8) -> u16 {
+            Nim::pack(mv)
+        }
+        fn unpack(number: u16) -> Option<u8> {
+            Nim::unpack(number)
+        }
+    }
+
+    impl Evaluator<NimOnACopy> for Scattered {
+        fn evaluate(&self, game: &NimOnACopy) -> i32 {
+            self.evaluate(&game.0)
+        }
+    }
+
+    #[test]
+    fn playouts_on_a_copy_search_as_playouts_taken_back() {
+        let options = MctsOptions { implicit_minimax: Some(ImplicitMinimax::fixed(0.4, 10.0)), ..MctsOptions::RAVE };
+        let limits = MctsLimits { time: Duration::MAX, playouts: 4000, threads: 1 };
+        let taken_back = search(&Nim::new(41), Some(&Scattered), options, limits, 5, None);
+        let on_a_copy = search(&NimOnACopy(Nim::new(41)), Some(&Scattered), options, limits, 5, None);
+        assert_eq!(on_a_copy, taken_back);
+        assert_eq!(taken_back.playouts, 4000);
     }
 }
