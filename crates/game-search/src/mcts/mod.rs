@@ -660,9 +660,13 @@ impl<'e, G: SearchGame> Tree<'e, G> {
             };
             value + exploration * self.visit_roots.inverse_root(child.visits.max(1))
         };
+        // Each child scored once (comparing by a score found anew for both sides scored the
+        // best so far again at every step); the last of equal scores wins, as with `max_by`.
         self.children(index)
-            .max_by(|&a, &b| score(&self.nodes[a]).total_cmp(&score(&self.nodes[b])))
+            .map(|child| (score(&self.nodes[child]), child))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
             .expect("expanded nodes have children")
+            .1
     }
 
     /// Adds the playout's result along the path, and to the all-moves-as-first statistics of the
