@@ -115,3 +115,34 @@ impl SearchGame for Nim {
         u8::try_from(number).ok().filter(|take| (1..=3).contains(take))
     }
 }
+
+/// For tests of games that wrap Nim (`struct Wrapper(Nim)`): the [`SearchGame`] methods that pass
+/// on to the pile unchanged, so that each wrapper writes only what it changes.
+#[cfg(test)]
+macro_rules! nim_methods {
+    () => {
+        fn moves(&self) -> crate::nim::Takes {
+            self.0.moves()
+        }
+        fn move_count(&self) -> usize {
+            self.0.move_count()
+        }
+        fn play(&mut self, take: u8) {
+            self.0.play(take);
+        }
+        fn undo(&mut self) {
+            self.0.undo();
+        }
+        fn hash(&self) -> u64 {
+            self.0.hash()
+        }
+        fn ply(&self) -> usize {
+            self.0.ply()
+        }
+        fn moves_left_at_most(&self) -> usize {
+            self.0.moves_left_at_most()
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use nim_methods;

@@ -791,27 +791,7 @@ mod tests {
         const MOVE_SLOTS: usize = Nim::MOVE_SLOTS;
         const PLAYOUTS_ON_A_COPY: bool = true;
 
-        fn moves(&self) -> Self::Moves {
-            self.0.moves()
-        }
-        fn move_count(&self) -> usize {
-            self.0.move_count()
-        }
-        fn play(&mut self, mv: u8) {
-            self.0.play(mv);
-        }
-        fn undo(&mut self) {
-            self.0.undo();
-        }
-        fn hash(&self) -> u64 {
-            self.0.hash()
-        }
-        fn ply(&self) -> usize {
-            self.0.ply()
-        }
-        fn moves_left_at_most(&self) -> usize {
-            self.0.moves_left_at_most()
-        }
+        crate::nim::nim_methods!();
         fn terminal_value(&self) -> Option<i32> {
             self.0.terminal_value()
         }
