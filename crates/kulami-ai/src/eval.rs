@@ -4,7 +4,7 @@
 //! (`cargo run --release -p kulami-ai --example tune` plays the games and prints them), not
 //! guessed.
 
-use kulami_core::{Cell, CellSet, Color, Direction, FRAME_CELLS, Position, Scoring, groups, line_sum};
+use kulami_core::{Cell, CellSet, Direction, FRAME_CELLS, Position, Scoring, Tile, groups, line_sum};
 
 use crate::kulami::{KulamiState, POINT};
 use game_search::{Evaluator, SearchGame};
@@ -110,7 +110,7 @@ pub fn features(state: &KulamiState) -> Features {
     let legal = position.legal_moves();
     let (mut secured, mut leaning, mut threat) = (0, 0, 0);
     for (index, tile) in layout.tiles().iter().enumerate() {
-        let terms = TileTerms::new(position, index, me, 0);
+        let terms = TileTerms::new(tile, position.tile_count(index, me), position.tile_count(index, other), occupied);
         secured += terms.secured;
         leaning += terms.leaning;
         let reachable = !(tile.cells() & legal).is_empty();
@@ -164,16 +164,13 @@ struct TileTerms {
 }
 
 impl TileTerms {
-    /// The terms of tile `index` of `position` for `me`, with `added` more marbles of the other
-    /// side on it than the position has (1 for the tile a move of the other side fills).
+    /// The terms of `tile` for the side with `mine` marbles on it against `theirs`, `occupied`
+    /// being the board's taken holes.
     #[inline(always)]
-    fn new(position: &Position, index: usize, me: Color, added: usize) -> TileTerms {
-        let tile = &position.layout().tiles()[index];
+    fn new(tile: &Tile, mine: usize, theirs: usize, occupied: CellSet) -> TileTerms {
         let holes = tile.holes();
-        let mine = position.tile_count(index, me);
-        let theirs = position.tile_count(index, me.other()) + added;
         let lead = mine as i32 - theirs as i32;
-        let empty = (tile.cells() & !position.occupied()).len() as i32 - added as i32;
+        let empty = (tile.cells() & !occupied).len() as i32;
         let (secured, leaning) = if lead.abs() > empty {
             (holes as i32 * lead.signum(), 0)
         } else {
@@ -482,7 +479,12 @@ impl KulamiEvaluator {
     /// The weights at `phase`, [`PHASES`] times over: a weighted sum of features divided by
     /// [`PHASES`] is the evaluation.
     fn weights_at(&self, phase: i32) -> Features {
-        std::array::from_fn(|i| self.opening[i] * (PHASES - phase) + self.end[i] * phase)
+        std::array::from_fn(|i| self.weight_at(i, phase))
+    }
+
+    /// Weight `i` of [`KulamiEvaluator::weights_at`].
+    fn weight_at(&self, i: usize, phase: i32) -> i32 {
+        self.opening[i] * (PHASES - phase) + self.end[i] * phase
     }
 
     /// [`Evaluator::values_after`] where Biggest Area does not count, from what `state`'s tiles
@@ -496,8 +498,12 @@ impl KulamiEvaluator {
         let next = position.side_to_move().other();
         let layout = position.layout();
         let counts_lines = state.scoring().counts_lines();
-        let tiles: Vec<TileTerms> =
-            (0..layout.tiles().len()).map(|index| TileTerms::new(position, index, next, 0)).collect();
+        let (occupied, mover) = (position.occupied(), next.other());
+        let tiles: Vec<TileTerms> = (layout.tiles().iter().enumerate())
+            .map(|(index, tile)| {
+                TileTerms::new(tile, position.tile_count(index, next), position.tile_count(index, mover), occupied)
+            })
+            .collect();
         // The evaluation is linear in the features: each child's weighted sum is the tiles'
         // states' sum, less the filled tile's state before, plus its state after and the rest.
         let weights = self.weights_at(phase_at(position, position.ply() + 1));
@@ -509,12 +515,14 @@ impl KulamiEvaluator {
         let reply_holes = position.reply_holes();
         for &cell in moves {
             let index = layout.tile_index(cell).expect("a move is on a hole");
-            let (old, new) = (tiles[index], TileTerms::new(position, index, next, 1));
+            let (mine, theirs) = (position.tile_count(index, next), position.tile_count(index, mover) + 1);
+            let new = TileTerms::new(&layout.tiles()[index], mine, theirs, occupied | CellSet::from_cell(cell));
+            let old = tiles[index];
             let tile_lead = points - old.points() + new.points();
             let replies = reply_holes & layout.reply_cells(cell);
             let (lines, fours, threes, twos) = if counts_lines {
-                let mover = position.marbles(next.other()) | CellSet::from_cell(cell);
-                lines_terms(position.marbles(next), mover, layout.holes())
+                let mover_marbles = position.marbles(mover) | CellSet::from_cell(cell);
+                lines_terms(position.marbles(next), mover_marbles, layout.holes())
             } else {
                 (0, 0, 0, 0)
             };
@@ -559,8 +567,10 @@ impl Evaluator<KulamiState> for KulamiEvaluator {
         if let Some(value) = state.terminal_value() {
             return value;
         }
-        let weights = self.weights_at(phase(state));
-        features(state).iter().zip(&weights).map(|(feature, weight)| feature * weight).sum::<i32>() / PHASES
+        let phase = phase(state);
+        // Weighed as they are blended, without the array of `weights_at`: the solver orders
+        // its moves by this at every node near its root.
+        features(state).iter().enumerate().map(|(i, feature)| feature * self.weight_at(i, phase)).sum::<i32>() / PHASES
     }
 
     fn values_after(&self, state: &mut KulamiState, moves: &[Cell], values: &mut Vec<i32>) {
