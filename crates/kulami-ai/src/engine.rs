@@ -532,12 +532,13 @@ pub fn tree_search_options(scoring: Scoring, time: Duration) -> MctsOptions {
 /// The time a move from which the tree search scores a draw as half a win again. Contempt pays
 /// against an opponent it outplays, and the longer both think, the less level 5 outplays plain
 /// MCTS: at 0.1 s level 5 scored 87.2% with it against 81.2% without, at 1 s 78.0% against 75.0%,
-/// but at 5 s 71.0% with it (as the second player +5 =35 -10) where a build without it had
-/// scored 73.5% (+2 =44 -4 as the second player) and the same build without it stood at 77.6%
-/// after 67 games (`kulami match 5 mcts --random 50 --concurrency 2 --threads 1 --movetime
-/// 5000`); with this constant level 5 then scored 73.5% (+6 =36 -8 as the second player). Against a strong first player, playing on for a win turns the second player's draws
-/// into losses. Between 1 s and 5 s nothing was measured; 3 s is where the proof of who wins
-/// starts too ([`proof_reach`]).
+/// but at 5 s 71.0% with it (as the second player +5 =35 -10) where a build without it had scored
+/// 73.5% (+2 =44 -4 as the second player) and the same build without it stood at 77.6% after 67
+/// games (`kulami match 5 mcts --random 50 --concurrency 2 --threads 1 --movetime 5000`); with this
+/// constant level 5 then scored 73.5% (+6 =36 -8 as the second player). Against a strong first
+/// player, playing on for a win turns the second player's draws into losses. Between 1 s and 5 s
+/// nothing was measured; 3 s is where the proof of who wins starts too (the engine's
+/// `proof_reach`).
 pub const CONTEMPT_MAX_TIME: Duration = Duration::from_secs(3);
 
 /// The tree search under the `lines` scoring. Against RAVE alone at 0.1 s per move its backups
