@@ -515,14 +515,14 @@ impl KulamiEvaluator {
         let reply_holes = position.reply_holes();
         for &cell in moves {
             let index = layout.tile_index(cell).expect("a move is on a hole");
+            let placed = CellSet::from_cell(cell);
             let (mine, theirs) = (position.tile_count(index, next), position.tile_count(index, mover) + 1);
-            let new = TileTerms::new(&layout.tiles()[index], mine, theirs, occupied | CellSet::from_cell(cell));
+            let new = TileTerms::new(&layout.tiles()[index], mine, theirs, occupied | placed);
             let old = tiles[index];
             let tile_lead = points - old.points() + new.points();
             let replies = reply_holes & layout.reply_cells(cell);
             let (lines, fours, threes, twos) = if counts_lines {
-                let mover_marbles = position.marbles(mover) | CellSet::from_cell(cell);
-                lines_terms(position.marbles(next), mover_marbles, layout.holes())
+                lines_terms(position.marbles(next), position.marbles(mover) | placed, layout.holes())
             } else {
                 (0, 0, 0, 0)
             };
