@@ -26,6 +26,8 @@ pub fn run(no_postgres: bool) -> anyhow::Result<()> {
         "-D",
         "warnings",
     ])?;
+    // The libraries are documented for reuse: a broken link in their docs fails as a lint does.
+    cargo_with_env(&["doc", "--no-deps", "--workspace", "--all-features"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     let postgres = postgres(no_postgres)?;
     cargo_with_env(&["test", "--workspace", "--all-features"], &[(POSTGRES_VARIABLE, &postgres)])?;
     if postgres == "skip" {

@@ -1,7 +1,7 @@
 //! `cargo xtask <task>`: the project's maintenance tasks, in Rust so they run wherever cargo does.
 //!
-//! - `ci`: what CI runs, and what to run before pushing: formatting, clippy with warnings as
-//!   errors, and every test of the workspace.
+//! - `ci`: what CI runs, and what to run before pushing: formatting, clippy and the docs with
+//!   warnings as errors, and every test of the workspace.
 //! - `dist`: release archives with checksums under `target/dist`.
 //! - `layouts`, `puzzles`: the checked-in data, made or checked (`--check`, also run by tests).
 //! - `screenshots`: the README's pictures of the real window.
@@ -23,8 +23,9 @@ use anyhow::{Context as _, bail};
 const USAGE: &str = "usage: cargo xtask <task> [--check]
 
 tasks:
-  ci [--no-postgres]  fmt check, clippy (warnings are errors), all tests (the server's on SQLite and
-                      PostgreSQL, which .ci/postgres installs and starts; --no-postgres leaves it out)
+  ci [--no-postgres]  fmt check, clippy and docs (warnings are errors), all tests (the server's on
+                      SQLite and PostgreSQL, which .ci/postgres installs and starts; --no-postgres
+                      leaves it out)
   dist                release builds packed with the docs into target/dist, with checksums
   layouts [--check]   put every layout file in canonical form (--check: fail instead)
   puzzles [--check]   make the puzzle bank from its seeds (--check: fail if stale)

@@ -1,7 +1,8 @@
-//! The Kulami game in a browser: [`kulami_gui`]'s app on eframe's web runner. The page
-//! (`web/index.html`) calls [`start`]; the engine's web worker (`web/worker.js`) loads this same
-//! program and calls [`answer`]; a test reads the app through [`probe`]. Build the site with
-//! `cargo xtask web`.
+//! The Kulami game in a browser: `kulami_gui`'s app on eframe's web runner. The page
+//! (`web/index.html`) calls `start`; the engine's web worker (`web/worker.js`) loads this same
+//! program and calls `answer`; a test reads the app through `probe`. Build the site with
+//! `cargo xtask web`. (Plain names, not links: on any other target the crate is empty, and its
+//! documentation is built there.)
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
