@@ -7,9 +7,16 @@
 //! Every fifth game is held out, and the error there is printed for the fit and for the weights
 //! in use.
 //!
-//! `cargo run --release -p kulami-ai --example tune -- [games] [scoring]` prints the weights to
-//! paste into that scoring's weights (`STANDARD_WEIGHTS` unless a scoring is named), and as
-//! `WEIGHTS=` for the examples that try weights.
+//! With `outcome` as the third argument it fits who wins instead, by logistic regression: the
+//! chance that the side to move wins (a draw counting half) ≈ σ(Σ feature × weight / 400), the
+//! curve through which the tree search reads the evaluation ([`TREE_SEARCH`]'s scale of 400).
+//! It then prints the log loss of that chance for the fit and for the weights in use.
+//!
+//! `cargo run --release -p kulami-ai --example tune -- [games] [scoring] [margin|outcome]`
+//! prints the weights to paste into that scoring's weights (`STANDARD_WEIGHTS` unless a scoring
+//! is named), and as `WEIGHTS=` for the examples that try weights.
+//!
+//! [`TREE_SEARCH`]: kulami_ai::TREE_SEARCH
 
 use std::sync::Arc;
 
@@ -21,7 +28,7 @@ use kulami_layouts::{Shape, generate};
 const WEIGHTS: usize = 2 * FEATURE_COUNT;
 
 /// One game's samples: each position's tapered features and the final margin for its mover.
-fn play(seed: u64, scoring: Scoring) -> Vec<([f64; WEIGHTS], f64)> {
+fn play(seed: u64, scoring: Scoring) -> Vec<Sample> {
     let shape = if seed.is_multiple_of(3) { Shape::Irregular } else { Shape::Square };
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
@@ -86,19 +93,41 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     x
 }
 
-fn main() {
-    let games: u64 = std::env::args().nth(1).map_or(400, |n| n.parse().expect("a number of games"));
-    let scoring: Scoring =
-        std::env::args().nth(2).map_or(Scoring::Standard, |scoring| scoring.parse().expect("a scoring"));
-    // Every fifth game is held out, to compare the fit with the weights in use on games it
-    // has not seen.
-    let (train, test): (Vec<_>, Vec<_>) = (0..games).partition(|seed| seed % 5 != 4);
-    let (train, test) = (samples(&train, scoring), samples(&test, scoring));
-    // Normal equations with a little ridge, so features that never vary (a bonus's measures
-    // under another scoring) stay at 0 instead of making the system singular.
+/// What the fit aims at.
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    /// The final margin for the side to move, in hundredths of a point, by least squares.
+    Margin,
+    /// Whether the side to move wins (1), draws (0.5) or loses (0), by logistic regression.
+    Outcome,
+}
+
+/// The tree search's logistic unit ([`kulami_ai::TREE_SEARCH`]): an evaluation of 400 counts as
+/// a 73% chance.
+const OUTCOME_SCALE: f64 = 400.0;
+
+type Sample = ([f64; WEIGHTS], f64);
+
+fn dot(row: &[f64; WEIGHTS], weights: &[f64]) -> f64 {
+    row.iter().zip(weights).map(|(x, w)| x * w).sum()
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// The outcome a margin gives the side to move: 1, 0.5 or 0.
+fn outcome(margin: f64) -> f64 {
+    (margin.signum() + 1.0) / 2.0
+}
+
+/// Least squares on the margins: the normal equations with a little ridge, so features that
+/// never vary (a bonus's measures under another scoring) stay at 0 instead of making the system
+/// singular.
+fn fit_margins(train: &[Sample]) -> Vec<f64> {
     let mut a = vec![vec![0.0; WEIGHTS]; WEIGHTS];
     let mut b = vec![0.0; WEIGHTS];
-    for (row, target) in &train {
+    for (row, target) in train {
         for i in 0..WEIGHTS {
             b[i] += row[i] * target;
             for j in 0..WEIGHTS {
@@ -109,25 +138,87 @@ fn main() {
     for (i, line) in a.iter_mut().enumerate() {
         line[i] += 1.0;
     }
-    let weights = solve(a, b);
+    solve(a, b)
+}
+
+/// Logistic regression on the outcomes, by Newton's method with the same ridge; the weights come
+/// back in the evaluation's units, [`OUTCOME_SCALE`] to one unit of the logit.
+fn fit_outcomes(train: &[Sample]) -> Vec<f64> {
+    let mut logit = vec![0.0; WEIGHTS];
+    for _ in 0..12 {
+        let mut hessian = vec![vec![0.0; WEIGHTS]; WEIGHTS];
+        let mut gradient = vec![0.0; WEIGHTS];
+        for (row, margin) in train {
+            let chance = sigmoid(dot(row, &logit));
+            let (miss, curve) = (chance - outcome(*margin), chance * (1.0 - chance));
+            for i in 0..WEIGHTS {
+                gradient[i] += miss * row[i];
+                for j in 0..WEIGHTS {
+                    hessian[i][j] += curve * row[i] * row[j];
+                }
+            }
+        }
+        for i in 0..WEIGHTS {
+            hessian[i][i] += 1.0;
+            gradient[i] += logit[i];
+        }
+        let step = solve(hessian, gradient);
+        for (weight, step) in logit.iter_mut().zip(step) {
+            *weight -= step;
+        }
+    }
+    logit.iter().map(|weight| weight * OUTCOME_SCALE).collect()
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = args.next().map_or(400, |n| n.parse().expect("a number of games"));
+    let scoring: Scoring = args.next().map_or(Scoring::Standard, |scoring| scoring.parse().expect("a scoring"));
+    let target = match args.next().as_deref() {
+        None | Some("margin") => Target::Margin,
+        Some("outcome") => Target::Outcome,
+        Some(other) => panic!("the target is `margin` or `outcome`, not `{other}`"),
+    };
+    // Every fifth game is held out, to compare the fit with the weights in use on games it
+    // has not seen.
+    let (train, test): (Vec<_>, Vec<_>) = (0..games).partition(|seed| seed % 5 != 4);
+    let (train, test) = (samples(&train, scoring), samples(&test, scoring));
+    let weights = match target {
+        Target::Margin => fit_margins(&train),
+        Target::Outcome => fit_outcomes(&train),
+    };
     let tuned = KulamiEvaluator::tuned(scoring);
     let in_use: Vec<f64> = tuned.opening.iter().chain(&tuned.end).map(|&w| f64::from(w)).collect();
-    let rms = |samples: &[([f64; WEIGHTS], f64)], weights: &[f64]| {
-        let error: f64 = samples
-            .iter()
-            .map(|(row, target)| (row.iter().zip(weights).map(|(x, w)| x * w).sum::<f64>() - target).powi(2))
-            .sum::<f64>()
-            / samples.len() as f64;
-        error.sqrt() / 100.0
+    // The RMS error in points, or the mean log loss of the chance of winning.
+    let error = |samples: &[Sample], weights: &[f64]| match target {
+        Target::Margin => {
+            let squares: f64 = samples.iter().map(|(row, margin)| (dot(row, weights) - margin).powi(2)).sum();
+            (squares / samples.len() as f64).sqrt() / 100.0
+        }
+        Target::Outcome => {
+            let loss: f64 = samples
+                .iter()
+                .map(|(row, margin)| {
+                    let chance = sigmoid(dot(row, weights) / OUTCOME_SCALE).clamp(1e-12, 1.0 - 1e-12);
+                    let won = outcome(*margin);
+                    -(won * chance.ln() + (1.0 - won) * (1.0 - chance).ln())
+                })
+                .sum();
+            loss / samples.len() as f64
+        }
     };
     let round = |w: &[f64]| w.iter().map(|x| x.round() as i32).collect::<Vec<_>>();
     println!(
-        "{games} games, {} positions; RMS error in points: fit {:.2} (held-out games {:.2}), weights in use {:.2} (held out {:.2})",
+        "{games} games, {} positions; {}: fit {:.4} (held-out games {:.4}), weights in use {:.4} (held out {:.4})",
         train.len(),
-        rms(&train, &weights),
-        rms(&test, &weights),
-        rms(&train, &in_use),
-        rms(&test, &in_use)
+        match target {
+            Target::Margin => "RMS error in points",
+            Target::Outcome => "log loss of the chance of winning",
+        },
+        error(&train, &weights),
+        error(&test, &weights),
+        error(&train, &in_use),
+        error(&test, &in_use)
     );
     println!("features: {FEATURES:?}, then the tile states {TILE_STATES:?}");
     for (phase, weights) in [("opening", &weights[..FEATURE_COUNT]), ("end", &weights[FEATURE_COUNT..])] {
@@ -141,7 +232,7 @@ fn main() {
 }
 
 /// The samples of the games of these seeds, played on two threads.
-fn samples(seeds: &[u64], scoring: Scoring) -> Vec<([f64; WEIGHTS], f64)> {
+fn samples(seeds: &[u64], scoring: Scoring) -> Vec<Sample> {
     let threads = 2;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
