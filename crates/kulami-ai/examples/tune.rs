@@ -121,23 +121,31 @@ fn outcome(margin: f64) -> f64 {
     (margin.signum() + 1.0) / 2.0
 }
 
-/// Least squares on the margins: the normal equations with a little ridge, so features that
-/// never vary (a bonus's measures under another scoring) stay at 0 instead of making the system
-/// singular.
-fn fit_margins(train: &[Sample]) -> Vec<f64> {
+/// `Σ curve × row rowᵀ` plus a little ridge, and `Σ rhs × row`, with `(curve, rhs)` given for
+/// each sample: the system both fits solve. The ridge keeps features that never vary (a bonus's
+/// measures under another scoring) at 0 instead of making the system singular.
+fn normal_equations(train: &[Sample], terms: impl Fn(&Sample) -> (f64, f64)) -> (Vec<Vec<f64>>, Vec<f64>) {
     let mut a = vec![vec![0.0; WEIGHTS]; WEIGHTS];
     let mut b = vec![0.0; WEIGHTS];
-    for (row, target) in train {
+    for sample in train {
+        let (curve, rhs) = terms(sample);
+        let row = &sample.0;
         for i in 0..WEIGHTS {
-            b[i] += row[i] * target;
+            b[i] += rhs * row[i];
             for j in 0..WEIGHTS {
-                a[i][j] += row[i] * row[j];
+                a[i][j] += curve * row[i] * row[j];
             }
         }
     }
     for (i, line) in a.iter_mut().enumerate() {
         line[i] += 1.0;
     }
+    (a, b)
+}
+
+/// Least squares on the margins.
+fn fit_margins(train: &[Sample]) -> Vec<f64> {
+    let (a, b) = normal_equations(train, |&(_, margin)| (1.0, margin));
     solve(a, b)
 }
 
@@ -146,25 +154,16 @@ fn fit_margins(train: &[Sample]) -> Vec<f64> {
 fn fit_outcomes(train: &[Sample]) -> Vec<f64> {
     let mut logit = vec![0.0; WEIGHTS];
     for _ in 0..12 {
-        let mut hessian = vec![vec![0.0; WEIGHTS]; WEIGHTS];
-        let mut gradient = vec![0.0; WEIGHTS];
-        for (row, margin) in train {
+        // The Hessian, and the gradient's negative: each sample's chance against its outcome.
+        let (hessian, mut descent) = normal_equations(train, |(row, margin)| {
             let chance = sigmoid(dot(row, &logit));
-            let (miss, curve) = (chance - outcome(*margin), chance * (1.0 - chance));
-            for i in 0..WEIGHTS {
-                gradient[i] += miss * row[i];
-                for j in 0..WEIGHTS {
-                    hessian[i][j] += curve * row[i] * row[j];
-                }
-            }
+            (chance * (1.0 - chance), outcome(*margin) - chance)
+        });
+        for (descent, weight) in descent.iter_mut().zip(&logit) {
+            *descent -= weight;
         }
-        for i in 0..WEIGHTS {
-            hessian[i][i] += 1.0;
-            gradient[i] += logit[i];
-        }
-        let step = solve(hessian, gradient);
-        for (weight, step) in logit.iter_mut().zip(step) {
-            *weight -= step;
+        for (weight, step) in logit.iter_mut().zip(solve(hessian, descent)) {
+            *weight += step;
         }
     }
     logit.iter().map(|weight| weight * OUTCOME_SCALE).collect()
