@@ -286,6 +286,19 @@ impl Engine {
             return proven;
         }
         let limits = self.mcts_limits(time.saturating_sub(start.elapsed()), threads);
+        let found = self.grow_kept_tree(state, time, limits, cancel);
+        self.tree_result(state, found, start)
+    }
+
+    /// The tree search of a `time` a move at `state` within `limits`, from the subtree the
+    /// kept trees hold there, leaving its trees to the next search.
+    fn grow_kept_tree(
+        &mut self,
+        state: &KulamiState,
+        time: Duration,
+        limits: MctsLimits,
+        cancel: Option<&AtomicBool>,
+    ) -> MctsResult<Cell> {
         let scoring = state.scoring();
         let evaluator = self.evaluator(scoring);
         let (kept, kept_scoring) = &mut self.kept;
@@ -295,8 +308,39 @@ impl Engine {
         }
         let options = tree_search_options(scoring, time);
         let seed = self.rng.next_u64();
-        let found = mcts::search_reusing(kept, state, Some(&evaluator), options, limits, seed, cancel);
-        self.tree_result(state, found, start)
+        mcts::search_reusing(kept, state, Some(&evaluator), options, limits, seed, cancel)
+    }
+
+    /// Thinks about `position` while the opponent does (pondering), until `cancel` is set or
+    /// for [`PONDER_MOVES`] of its own moves' time at most (which bounds the tree's memory):
+    /// level 5 grows its tree there, and its next search starts from the subtree of the move
+    /// then played. Other levels, deterministic mode, a finished game and an end the solver
+    /// reaches return at once.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use std::time::Duration;
+    /// use kulami_ai::{Engine, EngineOptions, Level, TimeControl};
+    /// use kulami_core::{Move, Position, Scoring};
+    /// let time = TimeControl::PerMove(Duration::from_millis(50));
+    /// let mut engine = Engine::new(Level::Master, EngineOptions::default().with_time(time));
+    /// let mut position = Position::new(kulami_layouts::preset("classic").unwrap().into_layout().into());
+    /// let Some(Move::Place(mine)) = engine.choose(&position, Scoring::Standard, None).best else { panic!() };
+    /// position.play(mine).unwrap();
+    /// // The opponent thinks; nobody cancels, so the engine stops by itself after 4 x 50 ms.
+    /// engine.ponder(&position, Scoring::Standard, &AtomicBool::new(false));
+    /// ```
+    pub fn ponder(&mut self, position: &Position, scoring: Scoring, cancel: &AtomicBool) {
+        let state = KulamiState::new(position.clone(), scoring);
+        // The next search is a ply later, where the solver may already reach the end.
+        let own_moves_left = state.moves_left_at_most().saturating_sub(1).div_ceil(2);
+        let time = self.options.time.budget(own_moves_left);
+        let reached = state.moves_left_at_most().saturating_sub(1) <= solver_reach(time, scoring);
+        if self.level != Level::Master || self.options.nodes.is_some() || reached || state.move_count() == 0 {
+            return;
+        }
+        let limits = self.mcts_limits(time * PONDER_MOVES, self.options.threads);
+        self.grow_kept_tree(&state, time, limits, Some(cancel));
     }
 
     /// Within [`proof_reach`] of the end, with time to think: a move that wins, or one that
@@ -481,6 +525,9 @@ fn expert_time(scoring: Scoring) -> Duration {
 
 /// The time-limited levels' thinking time for the only legal move.
 const FORCED_MOVE_TIME: Duration = Duration::from_millis(20);
+
+/// The longest [`Engine::ponder`] thinks, in its own moves' time.
+pub const PONDER_MOVES: u32 = 4;
 
 /// The tree search of levels 4 and 5: RAVE, and implicit minimax backups of the evaluation in
 /// which a 4-point lead counts as a 73% chance of winning. Of the weights tried against RAVE

@@ -251,3 +251,49 @@ fn random_play(seed: u64, stop: impl Fn(&KulamiState) -> bool) -> KulamiState {
 fn classic() -> kulami_core::Layout {
     kulami_core::Layout::parse("AABBCCCD/AABBCCCD/EEFFGGHD/EEFFIIHJ/KKLMMMHJ/NNLMMMOO/NNLPPPOO/QQQPPPOO").unwrap()
 }
+
+#[test]
+fn pondering_grows_the_tree_the_next_search_starts_from_and_stops_when_asked() {
+    let time = TimeControl::PerMove(Duration::from_millis(100));
+    let mut engine = Engine::new(Level::Master, EngineOptions::default().with_time(time).with_threads(1));
+    let mut position = random_play(1, |state| state.moves_left_at_most() <= 40).position().clone();
+    let Some(Move::Place(mine)) = engine.choose(&position, Scoring::Standard, None).best else { panic!("a placement") };
+    position.play(mine).unwrap();
+    let searched = engine.kept.0.nodes();
+    // Nobody cancels: it thinks four moves' time on the subtree below its move, then stops.
+    let start = web_time::Instant::now();
+    engine.ponder(&position, Scoring::Standard, &AtomicBool::new(false));
+    assert!(start.elapsed() < Duration::from_secs(10), "pondered {:?}", start.elapsed());
+    assert!(
+        engine.kept.0.nodes() > searched,
+        "{} nodes after pondering, {searched} after the search",
+        engine.kept.0.nodes()
+    );
+    // On ten seconds a move it would think for forty; the opponent's move cancels it at once.
+    engine.set_time_control(TimeControl::PerMove(Duration::from_secs(10)));
+    let cancel = AtomicBool::new(false);
+    let start = web_time::Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        engine.ponder(&position, Scoring::Standard, &cancel);
+    });
+    assert!(start.elapsed() < Duration::from_secs(5), "cancelled after {:?}", start.elapsed());
+}
+
+#[test]
+fn only_level_5_ponders_and_not_where_the_solver_takes_over() {
+    let time = TimeControl::PerMove(Duration::from_secs(30));
+    let never = AtomicBool::new(false);
+    let middlegame = random_play(2, |state| state.moves_left_at_most() <= 40).position().clone();
+    let endgame = random_play(2, |state| state.moves_left_at_most() <= 20).position().clone();
+    let mut club = Engine::new(Level::Club, EngineOptions::default().with_time(time));
+    let mut master = Engine::new(Level::Master, EngineOptions::default().with_time(time).with_threads(1));
+    let start = web_time::Instant::now();
+    club.ponder(&middlegame, Scoring::Standard, &never);
+    master.ponder(&endgame, Scoring::Standard, &never);
+    assert!(start.elapsed() < Duration::from_secs(5), "returned after {:?}", start.elapsed());
+    assert_eq!(master.kept.0.nodes(), 0, "no tree grown within the solver's reach");
+}
