@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 use kulami_ai::{EngineOptions, Level, TimeControl};
-use kulami_cli::lines::{Line, read_line};
+use kulami_cli::lines::{Line, next_line_thinking, read_stdin_in_the_background};
 use kulami_cli::protocol::{MAX_LINE, Reply, Session};
 
 use crate::output::out;
@@ -21,14 +21,24 @@ pub struct EngineArgs {
     /// Search threads (level 5).
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Think on the opponent's time: after each `genmove`, level 5 grows its tree until the
+    /// next command arrives (for four of its moves' time at most).
+    #[arg(long)]
+    ponder: bool,
 }
 
 pub fn run(args: &EngineArgs) -> anyhow::Result<()> {
     let options = EngineOptions::default().with_time(TimeControl::PerMove(args.movetime)).with_threads(args.threads);
     let mut session = Session::new(args.level, options);
-    let mut input = std::io::stdin().lock();
+    let lines = read_stdin_in_the_background(MAX_LINE);
     loop {
-        let reply = match read_line(&mut input, MAX_LINE)? {
+        // With --ponder, after a genmove the engine thinks until the next line arrives.
+        let line = next_line_thinking(&lines, |cancel| {
+            if args.ponder {
+                session.ponder(cancel);
+            }
+        })?;
+        let reply = match line {
             Line::End => return Ok(()),
             Line::TooLong => Some(Reply::error(format!("line longer than {MAX_LINE} bytes"))),
             Line::Text(line) => session.handle_bytes(&line),

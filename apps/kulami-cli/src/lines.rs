@@ -3,6 +3,8 @@
 //! the bound in memory, and is reported instead of read.
 
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
 
 /// What [`read_line`] found.
 #[derive(Debug, PartialEq, Eq)]
@@ -58,6 +60,44 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
     }
 }
 
+/// Standard input's lines of at most `max` bytes, read on a thread of their own so that the
+/// program can think while it waits for them ([`next_line_thinking`]); the reader stops after
+/// the end or an error, which it sends last.
+#[must_use]
+pub fn read_stdin_in_the_background(max: usize) -> Receiver<std::io::Result<Line>> {
+    let (sender, receiver) = channel();
+    std::thread::spawn(move || {
+        let mut input = std::io::stdin().lock();
+        loop {
+            let line = read_line(&mut input, max);
+            let last = matches!(line, Ok(Line::End) | Err(_));
+            if sender.send(line).is_err() || last {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+/// The next line from `lines` (the end once the reader has stopped), running `think` on a
+/// thread meanwhile: its flag is set as the line arrives, and the line is handed on once
+/// `think` has returned.
+///
+/// # Errors
+/// If reading failed.
+pub fn next_line_thinking(
+    lines: &Receiver<std::io::Result<Line>>,
+    think: impl FnOnce(&AtomicBool) + Send,
+) -> std::io::Result<Line> {
+    let cancel = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| think(&cancel));
+        let line = lines.recv().unwrap_or(Ok(Line::End));
+        cancel.store(true, Ordering::Relaxed);
+        line
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +117,27 @@ mod tests {
         assert_eq!(read_line(&mut &b"0123456789\n"[..], 10).unwrap(), Line::Text(b"0123456789".to_vec()));
         assert_eq!(read_line(&mut &b"0123456789"[..], 10).unwrap(), Line::Text(b"0123456789".to_vec()));
         assert_eq!(read_line(&mut &b"0123456789a"[..], 10).unwrap(), Line::TooLong);
+    }
+
+    #[test]
+    fn thinking_while_waiting_for_a_line_stops_when_it_arrives() {
+        let (sender, lines) = channel();
+        let thought = std::sync::atomic::AtomicUsize::new(0);
+        let line = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                sender.send(Ok(Line::Text(b"play d4".to_vec()))).unwrap();
+            });
+            next_line_thinking(&lines, |cancel| {
+                while !cancel.load(Ordering::Relaxed) {
+                    thought.fetch_add(1, Ordering::Relaxed);
+                    std::thread::yield_now();
+                }
+            })
+        });
+        assert_eq!(line.unwrap(), Line::Text(b"play d4".to_vec()));
+        assert!(thought.load(Ordering::Relaxed) > 0, "it thought while it waited");
+        drop(sender);
+        assert_eq!(next_line_thinking(&lines, |_| {}).unwrap(), Line::End, "a reader gone is the end");
     }
 }

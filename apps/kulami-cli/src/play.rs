@@ -8,7 +8,7 @@ use clap::Args;
 use std::time::Duration;
 
 use kulami_ai::{Engine, EngineOptions, Searcher, Seat, TimeControl};
-use kulami_cli::lines::{Line, read_line};
+use kulami_cli::lines::{Line, next_line_thinking, read_stdin_in_the_background};
 use kulami_cli::protocol::MAX_LINE;
 use kulami_core::notation::format_moves;
 use kulami_core::{Color, Game, Move, Position, Scoring, Winner};
@@ -61,7 +61,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         Seat::Human => None,
     });
     outln!("Kulami, {} scoring. {HELP}", args.scoring);
-    let mut input = std::io::stdin().lock();
+    let lines = read_stdin_in_the_background(MAX_LINE);
     loop {
         let position = game.position();
         outln!("\n{}{}", render::board(position, args.color), render::status(position));
@@ -84,7 +84,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         }
         out!("{} > ", render::title(side));
         std::io::stdout().flush()?;
-        let line = match read_line(&mut input, MAX_LINE)? {
+        // While the person thinks, the engine that answers them thinks too (level 5 only).
+        let answering = &mut engines[seat_of(position, side.other())];
+        let line = next_line_thinking(&lines, |cancel| {
+            if let Some(engine) = answering {
+                engine.ponder(position, game.scoring(), cancel);
+            }
+        });
+        let line = match line? {
             Line::Text(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Line::TooLong => {
                 outln!("That line is too long to be a move or a command.");

@@ -3,6 +3,7 @@
 //! fuzzer drive the same code.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use kulami_ai::{Clock, Engine, EngineOptions, Level, TimeControl};
@@ -66,6 +67,8 @@ pub struct Session {
     engine: Engine,
     options: EngineOptions,
     level: Level,
+    /// Whether the last command was a `genmove` answered: the opponent is thinking now.
+    opponent_to_think: bool,
 }
 
 /// One reply: `= text` or `? text`.
@@ -108,6 +111,15 @@ impl Session {
             engine: Engine::new(level, options),
             options,
             level,
+            opponent_to_think: false,
+        }
+    }
+
+    /// After a `genmove`, thinks on the opponent's time until `cancel` is set (see
+    /// [`Engine::ponder`]); after any other command, returns at once.
+    pub fn ponder(&mut self, cancel: &AtomicBool) {
+        if std::mem::take(&mut self.opponent_to_think) {
+            self.engine.ponder(self.game.position(), self.game.scoring(), cancel);
         }
     }
 
@@ -127,6 +139,7 @@ impl Session {
     pub fn handle(&mut self, line: &str) -> Option<Reply> {
         let mut words = line.split_whitespace();
         let command = words.next()?;
+        self.opponent_to_think = false;
         let arguments: Vec<&str> = words.collect();
         Some(match (command, arguments.as_slice()) {
             ("name", []) => Reply::ok("kulami"),
@@ -258,6 +271,7 @@ impl Session {
         let choice = self.engine.choose(self.game.position(), self.game.scoring(), None);
         let chosen = choice.best.expect("a live game has a legal move");
         self.game.play_move(chosen).expect("the engine plays legal moves");
+        self.opponent_to_think = true;
         Reply::ok(chosen.to_string())
     }
 }
@@ -361,6 +375,20 @@ mod tests {
         assert!(s.game.position().swap_rule());
         assert_eq!(answer(&mut s, "scoring area"), "= \n\n");
         assert!(s.game.position().swap_rule());
+    }
+
+    #[test]
+    fn only_a_genmove_answered_leaves_the_opponent_to_think_on() {
+        // Pondering would last four moves of 30 s; after anything but a genmove answered (here one
+        // for the side not to move, an error) it returns at once.
+        let options = EngineOptions::default().with_time(TimeControl::PerMove(Duration::from_secs(30)));
+        let mut s = Session::new(Level::Master, options);
+        let start = std::time::Instant::now();
+        for command in ["play a1", "genmove red", "name"] {
+            assert_eq!(answer(&mut s, command).starts_with('?'), command == "genmove red", "{command}");
+            s.ponder(&AtomicBool::new(false));
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "pondered for {:?}", start.elapsed());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod common;
 
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use common::{CLASSIC, fails, json, kulami, stderr, stdout, with_input};
 use serde_json::json;
@@ -356,4 +357,58 @@ fn the_daily_puzzle_is_the_same_for_the_same_date_and_judges_answers() {
     assert!(text.contains(&format!("{answer} was best")), "{text}");
     assert!(fails(&["puzzle", "--date", "2026-02-30"], 2).contains("not a date"));
     assert!(fails(&["puzzle", "--answer", "z9"], 2).contains("z9"));
+}
+
+/// The processor time a process has used so far, user and system, in clock ticks (Linux's
+/// `/proc/PID/stat`, fields 14 and 15).
+fn processor_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command name's closing parenthesis the fields count from the third.
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Starts `kulami ARGS`, sends `opening` and reads up to `ready`, then stands by for a second
+/// as a person or a controller thinking; returns the processor ticks the program used in that
+/// second. It is then told `quit`, and must end within 1.5 s (a search on its own would last
+/// four seconds).
+fn ticks_while_waiting(args: &[&str], opening: &str, ready: &str) -> u64 {
+    use std::io::{Read as _, Write as _};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kulami"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = child.stdout.take().unwrap();
+    input.write_all(opening.as_bytes()).unwrap();
+    let mut seen = Vec::new();
+    while !String::from_utf8_lossy(&seen).ends_with(ready) {
+        let mut byte = [0];
+        assert_eq!(output.read(&mut byte).unwrap(), 1, "{args:?} ended before {ready:?}");
+        seen.push(byte[0]);
+    }
+    let before = processor_ticks(child.id());
+    std::thread::sleep(Duration::from_secs(1));
+    let ticks = processor_ticks(child.id()) - before;
+    let asked = std::time::Instant::now();
+    input.write_all(b"quit\n").unwrap();
+    assert!(child.wait().unwrap().success(), "{args:?}");
+    assert!(asked.elapsed() < Duration::from_millis(1500), "{args:?} quit after {:?}", asked.elapsed());
+    ticks
+}
+
+#[test]
+fn level_5_thinks_on_the_opponents_time_in_the_engine_protocol_and_the_terminal_game() {
+    let engine = ["engine", "--level", "5", "--movetime", "1000", "--threads", "1"];
+    let idle = ticks_while_waiting(&engine, "genmove\n", "\n\n");
+    assert!(idle <= 10, "{idle} ticks used while waiting, without --ponder");
+    let pondering = ticks_while_waiting(&[&engine[..], &["--ponder"]].concat(), "genmove\n", "\n\n");
+    assert!(pondering >= 30, "{pondering} ticks of thought on the opponent's second");
+    // Against a person at the terminal it is always so (here from the first move: red's).
+    let terminal = ticks_while_waiting(&["play", "--black", "5", "--movetime", "1000"], "", "> ");
+    assert!(terminal >= 30, "{terminal} ticks of thought on the person's second");
+    let two_people = ticks_while_waiting(&["play"], "", "> ");
+    assert!(two_people <= 10, "{two_people} ticks used between two people");
 }
