@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use kulami_ai::analysis::{Hint, MoveReview, master_analysis, master_hints};
@@ -94,6 +94,14 @@ pub enum Find {
         /// The time to think.
         move_time: Duration,
     },
+    /// Thinking on the person's time for the engine's next move at `level` (see
+    /// `Engine::ponder`), until cancelled or for four of its moves' time.
+    Ponder {
+        /// The level.
+        level: Level,
+        /// The engine's time per move.
+        move_time: Duration,
+    },
     /// The review of every move of the game.
     Analysis,
     /// The three strongest holes, by the search of the strongest level.
@@ -112,6 +120,8 @@ pub enum Find {
 pub enum Answer {
     /// The engine's move (`None` in a finished game).
     EngineMove(Option<Move>),
+    /// The engine has stopped thinking on the person's time.
+    Pondered,
     /// The review of each move.
     Analysis(Vec<MoveReview>),
     /// The strongest holes, best first.
@@ -144,18 +154,26 @@ impl Work {
         let (position, scoring) = (game.position(), game.scoring());
         // No more threads than there are (a browser's worker has one).
         let threads = std::thread::available_parallelism().map_or(1, |count| count.get().min(2));
+        // The game's engine at `level`, kept from one of its turns to the next.
+        let with_kept_engine = |level: Level, move_time: Duration, think: &mut dyn FnMut(&mut Engine) -> Answer| {
+            let options = EngineOptions::default()
+                .with_time(TimeControl::PerMove(move_time))
+                .with_table_megabytes(32)
+                .with_threads(threads);
+            let made_for = EngineKey::new(position, scoring, level, options);
+            let mut engine = kept.take(&made_for).unwrap_or_else(|| Engine::new(level, options));
+            let answer = think(&mut engine);
+            kept.keep(made_for, engine);
+            answer
+        };
         Ok(match find {
-            Find::EngineMove { level, move_time } => {
-                let options = EngineOptions::default()
-                    .with_time(TimeControl::PerMove(move_time))
-                    .with_table_megabytes(32)
-                    .with_threads(threads);
-                let made_for = EngineKey::new(position, scoring, level, options);
-                let mut engine = kept.take(&made_for).unwrap_or_else(|| Engine::new(level, options));
-                let chosen = engine.choose(position, scoring, Some(cancel)).best;
-                kept.keep(made_for, engine);
-                Answer::EngineMove(chosen)
-            }
+            Find::EngineMove { level, move_time } => with_kept_engine(level, move_time, &mut |engine| {
+                Answer::EngineMove(engine.choose(position, scoring, Some(cancel)).best)
+            }),
+            Find::Ponder { level, move_time } => with_kept_engine(level, move_time, &mut |engine| {
+                engine.ponder(position, scoring, cancel);
+                Answer::Pondered
+            }),
             Find::Analysis => {
                 let start = position.start();
                 let moves: Vec<Move> = position.moves().collect();
@@ -189,30 +207,52 @@ impl EngineKey {
 
 /// The engine of the game on the board, kept from one of its moves to the next: levels 4 and 5
 /// grow each search from the tree the last one left below the position (as in the matches that
-/// measure them), and the searches keep their table. One engine at a time: an engine made for
-/// another game, level or setting replaces it.
+/// measure them), and from what level 5 grew on the person's time; the searches keep their
+/// table. One engine at a time: an engine made for another game, level or setting replaces it.
 #[derive(Debug)]
 struct KeptEngine {
-    slot: Mutex<Option<(EngineKey, Engine)>>,
+    slot: Mutex<Slot>,
+    /// Told when an engine comes back to the slot.
+    returned: Condvar,
 }
+
+#[derive(Debug)]
+struct Slot {
+    kept: Option<(EngineKey, Engine)>,
+    /// Whether an engine is out, thinking.
+    out: bool,
+}
+
+/// The longest a task waits for the engine another task is still thinking with (a cancelled
+/// search stops within milliseconds), before it makes an engine of its own.
+const ENGINE_RETURN_WAIT: Duration = Duration::from_secs(1);
 
 impl KeptEngine {
     const fn new() -> KeptEngine {
-        KeptEngine { slot: Mutex::new(None) }
+        KeptEngine { slot: Mutex::new(Slot { kept: None, out: false }), returned: Condvar::new() }
     }
 
     /// The kept engine, if it was made for `made_for`. It leaves the slot while it thinks: a
-    /// search that overlaps it (a cancelled one still stopping) makes an engine of its own.
+    /// task that overlaps it (the engine's move right after the person's, while the thinking
+    /// on their time stops) waits for it to come back, and makes an engine of its own if it
+    /// does not come back soon.
     fn take(&self, made_for: &EngineKey) -> Option<Engine> {
-        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
-        match slot.take() {
+        let slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let (mut slot, _) = self
+            .returned
+            .wait_timeout_while(slot, ENGINE_RETURN_WAIT, |slot| slot.out)
+            .unwrap_or_else(PoisonError::into_inner);
+        slot.out = true;
+        match slot.kept.take() {
             Some((key, engine)) if key == *made_for => Some(engine),
             _ => None,
         }
     }
 
     fn keep(&self, made_for: EngineKey, engine: Engine) {
-        *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = Some((made_for, engine));
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        *slot = Slot { kept: Some((made_for, engine)), out: false };
+        self.returned.notify_all();
     }
 }
 
@@ -357,6 +397,17 @@ pub fn engine_move(
     )
 }
 
+/// Whether the engine thinks on the person's time ([`ponder`]): not in a browser, where stopped
+/// work ends its web worker, and the engine kept there with it.
+pub const PONDERS: bool = cfg!(not(target_arch = "wasm32"));
+
+/// Thinking on the person's time in `position` (theirs to move) for the engine's next move at
+/// `level`; its answer only says that it stopped.
+pub fn ponder(position: &Position, scoring: Scoring, level: Level, move_time: Duration, wake: Wake) -> Task<()> {
+    let find = Find::Ponder { level, move_time };
+    Task::start(position, scoring, find, |answer| matches!(answer, Answer::Pondered).then_some(()), wake)
+}
+
 /// The review of every move played so far in `game`.
 pub fn analysis(game: &Game, wake: Wake) -> Task<Vec<MoveReview>> {
     Task::start(
@@ -495,6 +546,10 @@ mod tests {
                 GameRecord::of(&position, Scoring::Standard),
                 Find::EngineMove { level: Level::Casual, move_time: Duration::from_millis(50) },
             ),
+            (
+                GameRecord::of(&position, Scoring::Standard),
+                Find::Ponder { level: Level::Master, move_time: Duration::from_millis(20) },
+            ),
             (GameRecord::of(&position, Scoring::Standard), Find::Hints),
             (GameRecord::of(&position, Scoring::Both), Find::Analysis),
             (GameRecord::of(&puzzle.position(), puzzle.scoring), Find::Verdict { answer: puzzle.answer, puzzle }),
@@ -509,6 +564,7 @@ mod tests {
             let Work::Kulami { find, .. } = &work else { unreachable!("Kulami work") };
             match (find, answer) {
                 (Find::EngineMove { .. }, Answer::EngineMove(chosen)) => assert!(chosen.is_some()),
+                (Find::Ponder { .. }, Answer::Pondered) => {}
                 (Find::Hints, Answer::Hints(hints)) => assert_eq!(hints.len(), 3),
                 (Find::Analysis, Answer::Analysis(reviews)) => assert_eq!(reviews.len(), 1),
                 (Find::Verdict { .. }, Answer::Verdict(_, verdict)) => assert_eq!(verdict, Verdict::Right),
@@ -525,7 +581,7 @@ mod tests {
             let find = Find::EngineMove { level, move_time: Duration::from_millis(20) };
             let work = Work::Kulami { game: GameRecord::of(position, Scoring::Standard), find };
             assert!(matches!(work.run_keeping(&kept, &AtomicBool::new(false)), Ok(Answer::EngineMove(Some(_)))));
-            let Some((key, engine)) = kept.slot.lock().unwrap().take() else { panic!("no engine kept") };
+            let Some((key, engine)) = kept.slot.lock().unwrap().kept.take() else { panic!("no engine kept") };
             let options = key.options;
             kept.keep(key, engine);
             options
@@ -544,6 +600,24 @@ mod tests {
         engine_move(&board("AABB/CCDD"));
         let this_game = EngineKey::new(&game, Scoring::Standard, level, options);
         assert!(kept.take(&this_game).is_none(), "another game's engine replaced it");
+    }
+
+    #[test]
+    fn the_engines_move_waits_for_the_engine_still_thinking_on_the_persons_time() {
+        let kept = KeptEngine::new();
+        let position = Position::new(Arc::new(kulami_layouts::preset("classic").unwrap().into_layout()));
+        let options = EngineOptions::default();
+        let key = || EngineKey::new(&position, Scoring::Standard, Level::Master, options);
+        kept.keep(key(), Engine::new(Level::Master, options));
+        let pondering = kept.take(&key()).expect("the engine of this game");
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                // The pondering stops a moment after the person's move.
+                std::thread::sleep(Duration::from_millis(100));
+                kept.keep(key(), pondering);
+            });
+            assert!(kept.take(&key()).is_some(), "the move's task waited for the engine to come back");
+        });
     }
 
     #[test]

@@ -294,6 +294,19 @@ impl GameState {
         }
     }
 
+    /// The engine level that will answer the person to move, while they think in a game neither
+    /// over, paused nor looked back on (the engine may think on their time then).
+    #[must_use]
+    pub fn engine_to_answer(&self) -> Option<Level> {
+        if !self.human_to_move() || self.paused || self.reviewing() {
+            return None;
+        }
+        match self.seat(self.game.position().side_to_move().other()) {
+            Seat::Engine(level) => Some(level),
+            Seat::Human => None,
+        }
+    }
+
     /// Whether the turn clock runs now: a person is to move against the engine (between two
     /// people at one screen nobody is timed).
     #[must_use]
@@ -586,6 +599,23 @@ mod tests {
         assert!(state.turn_is_timed());
         state.apply(Action::Place("d4".parse().unwrap()));
         assert!(!state.turn_is_timed(), "the engine's turn");
+    }
+
+    #[test]
+    fn the_engine_answers_a_person_only_in_a_live_game_on_its_last_move() {
+        let mut state = GameState::default();
+        assert_eq!(state.engine_to_answer(), None, "two people");
+        state.apply(Action::Seat(Color::Black, Seat::Engine(Level::Master)));
+        assert_eq!(state.engine_to_answer(), Some(Level::Master));
+        state.apply(Action::Place("d4".parse().unwrap()));
+        assert_eq!(state.engine_to_answer(), None, "the engine's own turn");
+        state.apply(Action::Place("d7".parse().unwrap()));
+        assert_eq!(state.engine_to_answer(), Some(Level::Master));
+        state.apply(Action::Pause(true));
+        assert_eq!(state.engine_to_answer(), None, "paused");
+        state.apply(Action::Pause(false));
+        state.apply(Action::StepTo(1));
+        assert_eq!(state.engine_to_answer(), None, "looking back");
     }
 
     #[test]

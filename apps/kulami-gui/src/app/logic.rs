@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use web_time::Instant;
 
-use kulami_core::{Color, Move};
+use kulami_core::{Color, Move, Position, Scoring};
 
 use super::{FileRequest, KulamiApp};
 use crate::background::{self, Status};
@@ -35,6 +35,21 @@ impl KulamiApp {
     /// to come back to it, so that the move they were offered to continue is the one they find.
     fn engine_to_play(&self) -> Option<kulami_ai::Level> {
         self.state.engine_to_move().filter(|_| self.screen() == "game")
+    }
+
+    /// While a person on the game screen thinks against the engine, the engine thinks too, for
+    /// its next move ([`background::ponder`]), once for each position; anything else stops it.
+    fn ponder_on_the_persons_time(&mut self, position: &Position, scoring: Scoring, wake: &background::Wake) {
+        let answering = self.state.engine_to_answer().filter(|_| background::PONDERS && self.screen() == "game");
+        match answering {
+            Some(level) => {
+                if self.ponder_task.as_ref().is_none_or(|task| !task.is_for(position, scoring)) {
+                    let move_time = Duration::from_millis(self.settings.move_time_ms);
+                    self.ponder_task = Some(background::ponder(position, scoring, level, move_time, wake.clone()));
+                }
+            }
+            None => self.ponder_task = None,
+        }
     }
 
     /// Polls the lobby and the online game; a game the lobby saw start opens on the screen.
@@ -93,6 +108,9 @@ impl KulamiApp {
         let lost_here = self.lost_search.as_ref().is_some_and(|lost| lost.is_for(&position, scoring));
         match self.engine_to_play() {
             Some(level) => {
+                // The person has moved: the thinking on their time stops (and hands its tree to
+                // the engine's move).
+                self.ponder_task = None;
                 if !lost_here && self.engine_task.as_ref().is_none_or(|task| !task.is_for(&position, scoring)) {
                     let nobody_watching =
                         self.state.seat(Color::Red) != Seat::Human && self.state.seat(Color::Black) != Seat::Human;
@@ -122,7 +140,10 @@ impl KulamiApp {
                 }
             }
             // Dropping the task stops its search (undo, new game, a person's turn, another screen).
-            None => self.engine_task = None,
+            None => {
+                self.engine_task = None;
+                self.ponder_on_the_persons_time(&position, scoring, &wake);
+            }
         }
         let want_hints = self.state.hints() && self.state.human_to_move();
         let have_hints = self.hints.as_ref().is_some_and(|(asked, _)| asked.is_for(&position, scoring));
@@ -266,6 +287,27 @@ mod tests {
         app.use_picked_file(FileRequest::OpenGame, &dir.join("missing.txt"));
         assert_eq!(app.state.message_tone(), Some(crate::state::Tone::Problem));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_engine_thinks_on_the_persons_time_until_they_move() {
+        let ctx = egui::Context::default();
+        let mut app = KulamiApp::default();
+        app.settings.move_time_ms = 100;
+        app.logic(&ctx);
+        assert!(app.ponder_task.is_none(), "two people at one screen");
+        app.state.apply(Action::Seat(Color::Black, Seat::Engine(kulami_ai::Level::Master)));
+        app.logic(&ctx);
+        let (position, scoring) = (app.state.game().position().clone(), app.state.game().scoring());
+        assert!(app.ponder_task.as_ref().is_some_and(|task| task.is_for(&position, scoring)));
+        app.state.apply(Action::Place("d4".parse().unwrap()));
+        app.logic(&ctx);
+        assert!(app.ponder_task.is_none(), "the person's move stops it");
+        assert!(app.engine_task.is_some(), "and the engine's move begins");
+        app.state.apply(Action::Undo);
+        app.state.apply(Action::Pause(true));
+        app.logic(&ctx);
+        assert!(app.ponder_task.is_none() && app.engine_task.is_none(), "nothing thinks in a paused game");
     }
 
     #[test]

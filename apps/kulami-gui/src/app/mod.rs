@@ -51,6 +51,8 @@ const PLACEMENT_ANIMATION: Duration = Duration::from_millis(220);
 pub struct KulamiApp {
     state: GameState,
     engine_task: Option<Task<Option<Action>>>,
+    /// The engine's thinking on the person's time, for the position it was started in.
+    ponder_task: Option<Task<()>>,
     hint_task: Option<Task<Vec<Hint>>>,
     /// The position whose engine move or hints ended without an answer (a thread or web worker
     /// that failed): not asked for again, so that a broken engine says so once rather than
@@ -107,6 +109,7 @@ impl Default for KulamiApp {
         KulamiApp {
             state: GameState::default(),
             engine_task: None,
+            ponder_task: None,
             hint_task: None,
             lost_search: None,
             hints: None,
