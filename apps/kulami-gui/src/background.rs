@@ -237,11 +237,16 @@ impl KeptEngine {
     /// on their time stops) waits for it to come back, and makes an engine of its own if it
     /// does not come back soon.
     fn take(&self, made_for: &EngineKey) -> Option<Engine> {
-        let slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
-        let (mut slot, _) = self
-            .returned
-            .wait_timeout_while(slot, ENGINE_RETURN_WAIT, |slot| slot.out)
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        // Only tasks on the desktop's threads overlap: a web worker runs one at a time, and
+        // there a timed wait would panic (the standard library has no clock in a browser).
+        if slot.out {
+            slot = self
+                .returned
+                .wait_timeout_while(slot, ENGINE_RETURN_WAIT, |slot| slot.out)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
         slot.out = true;
         match slot.kept.take() {
             Some((key, engine)) if key == *made_for => Some(engine),
