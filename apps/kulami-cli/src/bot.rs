@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use clap::Args;
 use kulami_ai::tournament::Player;
 use kulami_ai::{Clock, Engine, EngineOptions, Level};
+use kulami_cli::lines::recv_thinking;
 use kulami_core::Scoring;
 
 use crate::external::ExternalPlayer;
@@ -32,6 +33,10 @@ pub struct BotArgs {
     /// Stop after this many games (default: play on).
     #[arg(long)]
     games: Option<usize>,
+    /// Think on the opponent's time, a core per game (level 5 only; an `--engine` program is
+    /// given its own option, e.g. "kulami engine --ponder").
+    #[arg(long, conflicts_with = "engine")]
+    ponder: bool,
 }
 
 /// Runs the bot until the server closes its event stream or it has played `--games`.
@@ -59,9 +64,9 @@ pub fn run(args: &BotArgs) -> anyhow::Result<()> {
                 }
                 playing.push(id.clone());
                 let player = player(args)?;
-                let (connection, me) = (connection.clone(), me.clone());
+                let (connection, me, ponder) = (connection.clone(), me.clone(), args.ponder);
                 games.push(std::thread::spawn(move || {
-                    if let Err(error) = play_game(&connection, &me, &id, player) {
+                    if let Err(error) = play_game(&connection, &me, &id, player, ponder) {
                         eprintln!("kulami bot: game {id}: {error:#}");
                     }
                 }));
@@ -90,8 +95,15 @@ fn player(args: &BotArgs) -> anyhow::Result<Box<dyn Player>> {
     })
 }
 
-/// Plays one game: whenever the bot is to move, asks its player with the clock's time left.
-fn play_game(connection: &Connection, me: &str, game: &str, mut player: Box<dyn Player>) -> anyhow::Result<()> {
+/// Plays one game: whenever the bot is to move, asks its player with the clock's time left;
+/// with `ponder`, while the opponent is to move the player thinks until their move arrives.
+fn play_game(
+    connection: &Connection,
+    me: &str,
+    game: &str,
+    mut player: Box<dyn Player>,
+    ponder: bool,
+) -> anyhow::Result<()> {
     let GameWatch { full, first, second, states: stream } = watch_game(connection, game)?;
     let scoring: Scoring = full["scoring"].as_str().context("no scoring")?.parse()?;
     player
@@ -105,17 +117,24 @@ fn play_game(connection: &Connection, me: &str, game: &str, mut player: Box<dyn 
         }
         let position = position_of(&full, &state)?;
         let side = position.side_to_move();
-        if color_of(me, &first, &second, &position) == Some(side) {
+        let next = if color_of(me, &first, &second, &position) == Some(side) {
             let left = if side == kulami_core::Color::Red { &state["rtime"] } else { &state["btime"] };
             let clock = left.as_u64().map(|ms| Clock { remaining: Duration::from_millis(ms), increment });
             let chosen = player.choose(&position, scoring, clock).map_err(|e| anyhow::anyhow!(e.0))?;
             if let Err(error) = connection.call("POST", &format!("/api/board/game/{game}/move/{chosen}"), None) {
                 eprintln!("kulami bot: game {game}: {chosen}: {error:#}");
             }
-        }
-        state = match stream.recv() {
-            Ok(next) => next?,
-            Err(_) => return Ok(()),
+            stream.recv().ok()
+        } else {
+            recv_thinking(&stream, |cancel| {
+                if ponder {
+                    player.ponder(&position, scoring, cancel);
+                }
+            })
         };
+        match next {
+            Some(next) => state = next?,
+            None => return Ok(()),
+        }
     }
 }

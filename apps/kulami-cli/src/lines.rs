@@ -1,6 +1,8 @@
 //! Reading lines with a bound, for every line that comes from outside (the protocol's commands,
 //! an external engine's replies, the terminal game's input): a line of gigabytes costs at most
-//! the bound in memory, and is reported instead of read.
+//! the bound in memory, and is reported instead of read. They are read on a thread of their own
+//! where the program thinks while it waits ([`recv_thinking`], which the bot uses for its
+//! server's stream too).
 
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,8 +82,7 @@ pub fn read_stdin_in_the_background(max: usize) -> Receiver<std::io::Result<Line
 }
 
 /// The next line from `lines` (the end once the reader has stopped), running `think` on a
-/// thread meanwhile: its flag is set as the line arrives, and the line is handed on once
-/// `think` has returned.
+/// thread meanwhile ([`recv_thinking`]).
 ///
 /// # Errors
 /// If reading failed.
@@ -89,12 +90,20 @@ pub fn next_line_thinking(
     lines: &Receiver<std::io::Result<Line>>,
     think: impl FnOnce(&AtomicBool) + Send,
 ) -> std::io::Result<Line> {
+    recv_thinking(lines, think).unwrap_or(Ok(Line::End))
+}
+
+/// The next message on `receiver` (`None` once its sender is gone), running `think` on a
+/// thread meanwhile: its flag is set as the message arrives, and the message is handed on once
+/// `think` has returned. The program thinks while it waits for a person, a controller or a
+/// server.
+pub fn recv_thinking<T>(receiver: &Receiver<T>, think: impl FnOnce(&AtomicBool) + Send) -> Option<T> {
     let cancel = AtomicBool::new(false);
     std::thread::scope(|scope| {
         scope.spawn(|| think(&cancel));
-        let line = lines.recv().unwrap_or(Ok(Line::End));
+        let message = receiver.recv().ok();
         cancel.store(true, Ordering::Relaxed);
-        line
+        message
     })
 }
 

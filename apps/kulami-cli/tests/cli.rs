@@ -6,7 +6,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{CLASSIC, fails, json, kulami, stderr, stdout, with_input};
+use common::{CLASSIC, fails, json, kulami, processor_ticks, stderr, stdout, with_input};
 use serde_json::json;
 
 #[test]
@@ -357,15 +357,6 @@ fn the_daily_puzzle_is_the_same_for_the_same_date_and_judges_answers() {
     assert!(text.contains(&format!("{answer} was best")), "{text}");
     assert!(fails(&["puzzle", "--date", "2026-02-30"], 2).contains("not a date"));
     assert!(fails(&["puzzle", "--answer", "z9"], 2).contains("z9"));
-}
-
-/// The processor time a process has used so far, user and system, in clock ticks (Linux's
-/// `/proc/PID/stat`, fields 14 and 15).
-fn processor_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    // After the command name's closing parenthesis the fields count from the third.
-    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
-    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
 /// Starts `kulami ARGS`, sends `opening` and reads up to `ready`, then stands by for a second

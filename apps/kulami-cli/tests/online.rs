@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod common;
+
 /// Starts a server; its base URL. It runs until the test process ends.
 fn start_server(directory: &Path) -> String {
     let config = kulami_server::Config {
@@ -128,6 +130,28 @@ fn two_people_register_invite_accept_and_play_from_the_terminal() {
     assert!(String::from_utf8_lossy(&gone.stderr).contains("not signed in"));
 }
 
+/// Starts `kulami bot` for `person`'s account, to play one game with `player` (its options).
+fn start_bot(base: &str, person: &Person, player: &[&str]) -> Child {
+    let token = person.account()["token"].as_str().unwrap().to_owned();
+    let mut args = vec!["bot", "--server", base, "--token", &token, "--games", "1"];
+    args.extend_from_slice(player);
+    person.command(&args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// Waits for a bot to end, which it must do with success before `deadline`.
+fn wait_for_bot(bot: &mut Child, deadline: Instant) {
+    loop {
+        if let Some(status) = bot.try_wait().unwrap() {
+            let mut errors = String::new();
+            std::io::Read::read_to_string(bot.stderr.as_mut().unwrap(), &mut errors).unwrap();
+            assert!(status.success(), "a bot failed: {errors}");
+            return;
+        }
+        assert!(Instant::now() < deadline, "the bot did not finish its game");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn two_bots_one_built_in_one_external_accept_and_play_a_clocked_game() {
     let directory = tempfile::tempdir().unwrap();
@@ -135,33 +159,95 @@ fn two_bots_one_built_in_one_external_accept_and_play_a_clocked_game() {
     let [first, second] = [Person::new(directory.path(), "botone"), Person::new(directory.path(), "bottwo")];
     first.ok(&["online", "register", "botone", "--server", &base], "botone-password\n");
     second.ok(&["online", "register", "bottwo", "--server", &base], "bottwo-password\n");
-    let token = |person: &Person| person.account()["token"].as_str().unwrap().to_owned();
     let engine = format!("{} engine", env!("CARGO_BIN_EXE_kulami"));
-    let spawn = |person: &Person, player: &[&str]| -> Child {
-        let token = token(person);
-        let mut args = vec!["bot", "--server", &base, "--token", &token, "--games", "1"];
-        args.extend_from_slice(player);
-        person.command(&args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
-    };
-    let mut bots = [spawn(&first, &["--level", "2"]), spawn(&second, &["--engine", &engine])];
+    let mut bots = [start_bot(&base, &first, &["--level", "2"]), start_bot(&base, &second, &["--engine", &engine])];
     // Once both listen, an invite between them is accepted and played out by the bots.
     std::thread::sleep(Duration::from_millis(500));
     let invited = first.ok(&["online", "invite", "bottwo", "--color", "red", "--clock", "30+1", "--swap"], "");
     assert!(invited.contains("swap rule, 30+1"), "{invited}");
     let deadline = Instant::now() + Duration::from_secs(120);
     for bot in &mut bots {
-        loop {
-            if let Some(status) = bot.try_wait().unwrap() {
-                let mut errors = String::new();
-                std::io::Read::read_to_string(bot.stderr.as_mut().unwrap(), &mut errors).unwrap();
-                assert!(status.success(), "a bot failed: {errors}");
-                break;
-            }
-            assert!(Instant::now() < deadline, "the bots did not finish their game");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        wait_for_bot(bot, deadline);
     }
     let profile: Value =
         ureq::get(&format!("{base}/api/users/botone")).call().unwrap().into_body().read_json().unwrap();
     assert_eq!(profile["games"], 1, "the game was played to a rated end: {profile}");
+}
+
+#[test]
+fn a_level_5_bot_told_to_ponder_thinks_on_its_opponents_time_and_still_answers_in_its_own() {
+    let directory = tempfile::tempdir().unwrap();
+    let base = start_server(directory.path());
+    let [carol, ponderer, idler] = ["carol", "ponderer", "idler"].map(|name| {
+        let person = Person::new(directory.path(), name);
+        person.ok(&["online", "register", name, "--server", &base], &format!("{name}-password\n"));
+        person
+    });
+    let level_5 = ["--level", "5"];
+    let mut bots =
+        [start_bot(&base, &ponderer, &[&level_5[..], &["--ponder"]].concat()), start_bot(&base, &idler, &level_5)];
+    std::thread::sleep(Duration::from_millis(500));
+    // Carol's event stream names each game as its bot accepts (the bots move first, as red).
+    let token = carol.account()["token"].as_str().unwrap().to_owned();
+    let events = ureq::get(&format!("{base}/api/stream/event"))
+        .header("Authorization", format!("Bearer {token}"))
+        .call()
+        .unwrap()
+        .into_body()
+        .into_reader();
+    for bot in ["ponderer", "idler"] {
+        carol.ok(&["online", "invite", bot, "--color", "black", "--clock", "30+1"], "");
+    }
+    let mut game_of = std::collections::HashMap::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(events)) {
+        let event: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if event["type"] == "gameStart" {
+            game_of.insert(
+                event["game"]["red"].as_str().unwrap().to_owned(),
+                event["game"]["id"].as_str().unwrap().to_owned(),
+            );
+            if game_of.len() == 2 {
+                break;
+            }
+        }
+    }
+    let moves_in = |bot: &str| game(&base, &game_of[bot])["state"]["moves"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while moves_in("ponderer").is_empty() || moves_in("idler").is_empty() {
+        assert!(Instant::now() < deadline, "the bots did not make their first moves");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Carol thinks for a second in both games; only the bot told to ponder uses it.
+    let before = bots.each_ref().map(|bot| common::processor_ticks(bot.id()));
+    std::thread::sleep(Duration::from_secs(1));
+    let [pondering, idle] = [0, 1].map(|seat| common::processor_ticks(bots[seat].id()) - before[seat]);
+    assert!(pondering >= 30, "{pondering} ticks of thought on the opponent's second");
+    assert!(idle <= 10, "{idle} ticks used on the opponent's second without --ponder");
+    // Her move stops the pondering: the reply takes the bot's own time (about 1.8 s on this
+    // clock), not the four times as long that pondering runs unasked.
+    let game_id = &game_of["ponderer"];
+    let snapshot = game(&base, game_id);
+    let layout = kulami_core::Layout::parse(snapshot["layout"].as_str().unwrap()).unwrap();
+    let moves = kulami_core::notation::parse_moves(&moves_in("ponderer")).unwrap();
+    let position = kulami_core::Position::from_moves(layout.into(), &moves).unwrap();
+    let reply = position.legal_moves().into_iter().next().unwrap();
+    let act = |game_id: &str, action: &str| {
+        ureq::post(&format!("{base}/api/board/game/{game_id}/{action}"))
+            .header("Authorization", format!("Bearer {token}"))
+            .send_empty()
+            .unwrap();
+    };
+    act(game_id, &format!("move/{reply}"));
+    let moved = Instant::now();
+    while moves_in("ponderer").split_whitespace().count() < 3 {
+        assert!(moved.elapsed() < Duration::from_secs(4), "no answer after {:?}", moved.elapsed());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for bot in ["ponderer", "idler"] {
+        act(&game_of[bot], "resign");
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for bot in &mut bots {
+        wait_for_bot(bot, deadline);
+    }
 }

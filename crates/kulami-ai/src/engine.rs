@@ -333,9 +333,9 @@ impl Engine {
     pub fn ponder(&mut self, position: &Position, scoring: Scoring, cancel: &AtomicBool) {
         let state = KulamiState::new(position.clone(), scoring);
         // The next search is a ply later, where the solver may already reach the end.
-        let own_moves_left = state.moves_left_at_most().saturating_sub(1).div_ceil(2);
-        let time = self.options.time.budget(own_moves_left);
-        let reached = state.moves_left_at_most().saturating_sub(1) <= solver_reach(time, scoring);
+        let moves_left_then = state.moves_left_at_most().saturating_sub(1);
+        let time = self.options.time.budget(moves_left_then.div_ceil(2));
+        let reached = moves_left_then <= solver_reach(time, scoring);
         if self.level != Level::Master || self.options.nodes.is_some() || reached || state.move_count() == 0 {
             return;
         }

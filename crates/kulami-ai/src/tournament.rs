@@ -4,6 +4,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use web_time::Instant;
 
@@ -32,6 +33,9 @@ pub trait Player: Send {
     /// # Errors
     /// If the player fails to answer.
     fn choose(&mut self, position: &Position, scoring: Scoring, clock: Option<Clock>) -> Result<Move, PlayerError>;
+    /// Thinks about `position`, the opponent to move, until `cancel` is set (pondering), where
+    /// that helps the player's next [`Player::choose`]; by default it returns at once.
+    fn ponder(&mut self, _position: &Position, _scoring: Scoring, _cancel: &AtomicBool) {}
 }
 
 impl Player for Engine {
@@ -49,6 +53,10 @@ impl Player for Engine {
             self.set_time_control(TimeControl::Clock(clock));
         }
         Engine::choose(self, position, scoring, None).best.ok_or_else(|| PlayerError("no move in a live game".into()))
+    }
+
+    fn ponder(&mut self, position: &Position, scoring: Scoring, cancel: &AtomicBool) {
+        Engine::ponder(self, position, scoring, cancel);
     }
 }
 

@@ -48,3 +48,12 @@ pub fn with_input(args: &[&str], input: &str) -> Output {
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// The processor time a process has used so far, user and system, in clock ticks (Linux's
+/// `/proc/PID/stat`, fields 14 and 15).
+pub fn processor_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command name's closing parenthesis the fields count from the third.
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
