@@ -47,6 +47,9 @@ pub struct Saved {
     /// Sound effects on; off in saves from before them.
     #[serde(default)]
     sounds: bool,
+    /// Level 5 thinks on the person's time; on in saves from before the setting, as it was then.
+    #[serde(default = "default_pondering")]
+    pondering: bool,
     /// The online account signed in (its token, never the password).
     #[serde(default)]
     pub online: Option<crate::online::Account>,
@@ -59,8 +62,13 @@ fn default_turn_seconds() -> u64 {
     Settings::default().turn_seconds
 }
 
+fn default_pondering() -> bool {
+    Settings::default().pondering
+}
+
 impl Default for Settings {
-    /// One second per move, half a second between engine moves, no turn clock, no streak.
+    /// One second per move, half a second between engine moves, no turn clock, no streak, no
+    /// sounds, and level 5 thinking on the person's time.
     fn default() -> Settings {
         Settings {
             streak: Streak::default(),
@@ -71,6 +79,7 @@ impl Default for Settings {
             computer_level: Level::Casual,
             person_color: Color::Red,
             sounds: false,
+            pondering: true,
         }
     }
 }
@@ -94,6 +103,8 @@ pub struct Settings {
     pub person_color: Color,
     /// Sound effects for a placed marble and the end of a game.
     pub sounds: bool,
+    /// Level 5 thinks while the person does, for its next move (not in a browser).
+    pub pondering: bool,
 }
 
 impl Saved {
@@ -126,6 +137,7 @@ impl Saved {
             computer_level: settings.computer_level.number(),
             person_color: Some(settings.person_color),
             sounds: settings.sounds,
+            pondering: settings.pondering,
             online: None,
             table: None,
         }
@@ -147,6 +159,7 @@ impl Saved {
                 .unwrap_or(Settings::default().computer_level),
             person_color: self.person_color.unwrap_or(Color::Red),
             sounds: self.sounds,
+            pondering: self.pondering,
         }
     }
 
@@ -234,6 +247,7 @@ mod tests {
             computer_level: Level::Expert,
             person_color: Color::Black,
             sounds: true,
+            pondering: false,
         };
         let saved = Saved::capture(&state, settings);
         let back = Saved::parse(&saved.to_text()).unwrap();
@@ -270,6 +284,7 @@ mod tests {
             "computer_level",
             "person_color",
             "sounds",
+            "pondering",
         ];
         for key in keys {
             let start = text.find(&format!(",\"{key}\"")).unwrap();
@@ -283,6 +298,7 @@ mod tests {
         assert_eq!(saved.settings().shuffle_shape, Shape::Square);
         assert_eq!((saved.settings().computer_level, saved.settings().person_color), (Level::Casual, Color::Red));
         assert!(!saved.settings().sounds, "no sounds unless asked for");
+        assert!(saved.settings().pondering, "pondering stays on, as it was before the setting");
         assert!(!saved.restore().unwrap().options().swap_allowed);
     }
 

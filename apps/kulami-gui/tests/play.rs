@@ -187,6 +187,19 @@ fn hints_show_three_holes() {
 }
 
 #[test]
+fn master_thinks_on_the_persons_time_unless_told_not_to() {
+    let mut harness = harness();
+    choose(&mut harness, "Black player", "Computer: Master");
+    harness.run_steps(2);
+    assert!(harness.state().pondering(), "red, the person, is to move against Master");
+    open_section(&mut harness, "Options");
+    click(&mut harness, "Master thinks on your time");
+    assert!(!harness.state().pondering());
+    click(&mut harness, "Master thinks on your time");
+    assert!(harness.state().pondering());
+}
+
+#[test]
 fn shuffle_deals_a_board_that_its_seed_recreates() {
     let mut harness = harness();
     open_section(&mut harness, "Board");

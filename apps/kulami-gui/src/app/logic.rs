@@ -38,9 +38,11 @@ impl KulamiApp {
     }
 
     /// While a person on the game screen thinks against the engine, the engine thinks too, for
-    /// its next move ([`background::ponder`]), once for each position; anything else stops it.
+    /// its next move ([`background::ponder`]), once for each position, unless the setting is off;
+    /// anything else stops it.
     fn ponder_on_the_persons_time(&mut self, position: &Position, scoring: Scoring, wake: &background::Wake) {
-        let answering = self.state.engine_to_answer().filter(|_| background::PONDERS && self.screen() == "game");
+        let answering = (self.state.engine_to_answer())
+            .filter(|_| background::PONDERS && self.settings.pondering && self.screen() == "game");
         match answering {
             Some(level) => {
                 if self.ponder_task.as_ref().is_none_or(|task| !task.is_for(position, scoring)) {
@@ -300,6 +302,12 @@ mod tests {
         app.logic(&ctx);
         let (position, scoring) = (app.state.game().position().clone(), app.state.game().scoring());
         assert!(app.ponder_task.as_ref().is_some_and(|task| task.is_for(&position, scoring)));
+        app.settings.pondering = false;
+        app.logic(&ctx);
+        assert!(app.ponder_task.is_none(), "the setting turned off stops it");
+        app.settings.pondering = true;
+        app.logic(&ctx);
+        assert!(app.ponder_task.is_some(), "and turned on starts it again");
         app.state.apply(Action::Place("d4".parse().unwrap()));
         app.logic(&ctx);
         assert!(app.ponder_task.is_none(), "the person's move stops it");

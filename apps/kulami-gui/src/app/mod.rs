@@ -252,6 +252,12 @@ impl KulamiApp {
         self.engine_task.is_some()
     }
 
+    /// Whether the engine thinks on the person's time, for its next move.
+    #[must_use]
+    pub fn pondering(&self) -> bool {
+        self.ponder_task.is_some()
+    }
+
     /// Draws one frame and applies what the player did in it.
     pub fn show(&mut self, ui: &mut Ui) {
         probe::forget_controls(ui.ctx());

@@ -209,6 +209,11 @@ impl KulamiApp {
             }
             ui.checkbox(&mut self.settings.sounds, "Sounds")
                 .on_hover_text("A knock for each marble, a chord at the end");
+            if background::PONDERS {
+                ui.checkbox(&mut self.settings.pondering, "Master thinks on your time").on_hover_text(
+                    "While you think, Master thinks about its next move too: stronger, and one core busy",
+                );
+            }
             let mut swap = state.options().swap_allowed;
             if ui.checkbox(&mut swap, "Swap after the first move (pie rule)").changed() {
                 actions.push(Action::AllowSwap(swap));
