@@ -1,8 +1,8 @@
 //! Reading lines with a bound, for every line that comes from outside (the protocol's commands,
 //! an external engine's replies, the terminal game's input): a line of gigabytes costs at most
-//! the bound in memory, and is reported instead of read. They are read on a thread of their own
-//! where the program thinks while it waits ([`recv_thinking`], which the bot uses for its
-//! server's stream too).
+//! the bound in memory, and is reported instead of read. Standard input may be read on a thread
+//! of its own, so that the program thinks while it waits ([`recv_thinking`], which the bot also
+//! uses for the server's stream).
 
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
