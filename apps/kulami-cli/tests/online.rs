@@ -57,6 +57,11 @@ impl Person {
         String::from_utf8(output.stdout).unwrap()
     }
 
+    /// The remembered account's token, as a bot or a script is given it.
+    fn token(&self) -> String {
+        self.account()["token"].as_str().unwrap().to_owned()
+    }
+
     /// The remembered account.
     fn account(&self) -> Value {
         let path = self.home.join("kulami/online.json");
@@ -132,7 +137,7 @@ fn two_people_register_invite_accept_and_play_from_the_terminal() {
 
 /// Starts `kulami bot` for `person`'s account, to play one game with `player` (its options).
 fn start_bot(base: &str, person: &Person, player: &[&str]) -> Child {
-    let token = person.account()["token"].as_str().unwrap().to_owned();
+    let token = person.token();
     let mut args = vec!["bot", "--server", base, "--token", &token, "--games", "1"];
     args.extend_from_slice(player);
     person.command(&args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
@@ -188,9 +193,9 @@ fn a_level_5_bot_told_to_ponder_thinks_on_its_opponents_time_and_still_answers_i
         [start_bot(&base, &ponderer, &[&level_5[..], &["--ponder"]].concat()), start_bot(&base, &idler, &level_5)];
     std::thread::sleep(Duration::from_millis(500));
     // Carol's event stream names each game as its bot accepts (the bots move first, as red).
-    let token = carol.account()["token"].as_str().unwrap().to_owned();
+    let bearer = format!("Bearer {}", carol.token());
     let events = ureq::get(&format!("{base}/api/stream/event"))
-        .header("Authorization", format!("Bearer {token}"))
+        .header("Authorization", &bearer)
         .call()
         .unwrap()
         .into_body()
@@ -233,7 +238,7 @@ fn a_level_5_bot_told_to_ponder_thinks_on_its_opponents_time_and_still_answers_i
     let reply = position.legal_moves().into_iter().next().unwrap();
     let act = |game_id: &str, action: &str| {
         ureq::post(&format!("{base}/api/board/game/{game_id}/{action}"))
-            .header("Authorization", format!("Bearer {token}"))
+            .header("Authorization", &bearer)
             .send_empty()
             .unwrap();
     };
