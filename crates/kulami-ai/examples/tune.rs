@@ -12,7 +12,12 @@
 //! curve through which the tree search reads the evaluation ([`TREE_SEARCH`]'s scale of 400).
 //! It then prints the log loss of that chance for the fit and for the weights in use.
 //!
-//! `cargo run --release -p kulami-ai --example tune -- [games] [scoring] [margin|outcome]`
+//! With `search:D` it fits by least squares what an alpha-beta search `D` plies deep (with the
+//! weights in use, exact where it reaches the end) finds in each position, rather than the
+//! margin the game ended with: a value without the luck of the rest of the game. The errors
+//! printed are still against the games' final margins, so that the fits compare.
+//!
+//! `cargo run --release -p kulami-ai --example tune -- [games] [scoring] [margin|outcome|search:D]`
 //! prints the weights to paste into that scoring's weights (`STANDARD_WEIGHTS` unless a scoring
 //! is named), and as `WEIGHTS=` for the examples that try weights.
 //!
@@ -21,14 +26,15 @@
 use std::sync::Arc;
 
 use kulami_ai::eval::{FEATURE_COUNT, FEATURES, PHASES, TILE_STATES, features, phase};
-use kulami_ai::{Engine, EngineOptions, KulamiEvaluator, KulamiState, Level, SearchGame};
+use kulami_ai::{Engine, EngineOptions, KulamiEvaluator, KulamiState, Level, Limits, SearchGame, Searcher};
 use kulami_core::{Position, Scoring};
 use kulami_layouts::{Shape, generate};
 
 const WEIGHTS: usize = 2 * FEATURE_COUNT;
 
-/// One game's samples: each position's tapered features and the final margin for its mover.
-fn play(seed: u64, scoring: Scoring) -> Vec<Sample> {
+/// One game's samples: each position's tapered features, the final margin for its mover, and
+/// what the fit aims at (the margin, or with [`Target::Search`] the search's value).
+fn play(seed: u64, scoring: Scoring, target: Target) -> Vec<Sample> {
     let shape = if seed.is_multiple_of(3) { Shape::Irregular } else { Shape::Square };
     let layout = Arc::new(generate(seed, shape));
     let options = EngineOptions::default().with_seed(seed).with_table_megabytes(1);
@@ -40,8 +46,15 @@ fn play(seed: u64, scoring: Scoring) -> Vec<Sample> {
     let mut engines = [Engine::new(level, options), Engine::new(level, options.with_seed(seed + 1))];
     let mut position = Position::new(layout);
     let mut samples = Vec::new();
+    let (mut searcher, evaluator) = (Searcher::new(4, 1), KulamiEvaluator::tuned(scoring));
     while !position.is_game_over() {
         let state = KulamiState::new(position.clone(), scoring);
+        let searched = match target {
+            Target::Search(depth) => {
+                Some(f64::from(searcher.search(&state, &evaluator, Limits::depth(depth), None).value))
+            }
+            Target::Margin | Target::Outcome => None,
+        };
         let t = f64::from(phase(&state)) / f64::from(PHASES);
         let f = features(&state);
         let mut row = [0.0; WEIGHTS];
@@ -49,7 +62,7 @@ fn play(seed: u64, scoring: Scoring) -> Vec<Sample> {
             row[i] = f64::from(f[i]) * (1.0 - t);
             row[FEATURE_COUNT + i] = f64::from(f[i]) * t;
         }
-        samples.push((row, position.side_to_move()));
+        samples.push((row, position.side_to_move(), searched));
         let choice = engines[position.ply() % 2].choose(&position, scoring, None);
         position.play_move(choice.best.expect("a live game has a move")).expect("engines play legal moves");
     }
@@ -58,7 +71,10 @@ fn play(seed: u64, scoring: Scoring) -> Vec<Sample> {
     let mover_at_end = position.side_to_move();
     samples
         .into_iter()
-        .map(|(row, mover)| (row, if mover == mover_at_end { margin_for_mover } else { -margin_for_mover }))
+        .map(|(row, mover, searched)| {
+            let margin = if mover == mover_at_end { margin_for_mover } else { -margin_for_mover };
+            Sample { row, margin, aim: searched.unwrap_or(margin) }
+        })
         .collect()
 }
 
@@ -100,13 +116,21 @@ enum Target {
     Margin,
     /// Whether the side to move wins (1), draws (0.5) or loses (0), by logistic regression.
     Outcome,
+    /// The value for the side to move of a search this many plies deep, by least squares.
+    Search(u32),
 }
 
 /// The tree search's logistic unit ([`kulami_ai::TREE_SEARCH`]): an evaluation of 400 counts as
 /// a 73% chance.
 const OUTCOME_SCALE: f64 = 400.0;
 
-type Sample = ([f64; WEIGHTS], f64);
+/// A position's tapered features, the game's final margin for its mover, and the value the
+/// fit aims at (the margin itself, or a search's value).
+struct Sample {
+    row: [f64; WEIGHTS],
+    margin: f64,
+    aim: f64,
+}
 
 fn dot(row: &[f64; WEIGHTS], weights: &[f64]) -> f64 {
     row.iter().zip(weights).map(|(x, w)| x * w).sum()
@@ -129,7 +153,7 @@ fn normal_equations(train: &[Sample], terms: impl Fn(&Sample) -> (f64, f64)) -> 
     let mut b = vec![0.0; WEIGHTS];
     for sample in train {
         let (curve, rhs) = terms(sample);
-        let row = &sample.0;
+        let row = &sample.row;
         for i in 0..WEIGHTS {
             b[i] += rhs * row[i];
             for j in 0..WEIGHTS {
@@ -143,9 +167,9 @@ fn normal_equations(train: &[Sample], terms: impl Fn(&Sample) -> (f64, f64)) -> 
     (a, b)
 }
 
-/// Least squares on the margins.
-fn fit_margins(train: &[Sample]) -> Vec<f64> {
-    let (a, b) = normal_equations(train, |&(_, margin)| (1.0, margin));
+/// Least squares on what each sample aims at.
+fn fit_aims(train: &[Sample]) -> Vec<f64> {
+    let (a, b) = normal_equations(train, |sample| (1.0, sample.aim));
     solve(a, b)
 }
 
@@ -155,9 +179,9 @@ fn fit_outcomes(train: &[Sample]) -> Vec<f64> {
     let mut logit = vec![0.0; WEIGHTS];
     for _ in 0..12 {
         // The Hessian, and the gradient's negative: each sample's chance against its outcome.
-        let (hessian, mut descent) = normal_equations(train, |(row, margin)| {
-            let chance = sigmoid(dot(row, &logit));
-            (chance * (1.0 - chance), outcome(*margin) - chance)
+        let (hessian, mut descent) = normal_equations(train, |sample| {
+            let chance = sigmoid(dot(&sample.row, &logit));
+            (chance * (1.0 - chance), outcome(sample.margin) - chance)
         });
         for (descent, weight) in descent.iter_mut().zip(&logit) {
             *descent -= weight;
@@ -176,30 +200,33 @@ fn main() {
     let target = match args.next().as_deref() {
         None | Some("margin") => Target::Margin,
         Some("outcome") => Target::Outcome,
-        Some(other) => panic!("the target is `margin` or `outcome`, not `{other}`"),
+        Some(search) if let Some(depth) = search.strip_prefix("search:").and_then(|depth| depth.parse().ok()) => {
+            Target::Search(depth)
+        }
+        Some(other) => panic!("the target is `margin`, `outcome` or `search:DEPTH`, not `{other}`"),
     };
     // Every fifth game is held out, to compare the fit with the weights in use on games it
     // has not seen.
     let (train, test): (Vec<_>, Vec<_>) = (0..games).partition(|seed| seed % 5 != 4);
-    let (train, test) = (samples(&train, scoring), samples(&test, scoring));
+    let (train, test) = (samples(&train, scoring, target), samples(&test, scoring, target));
     let weights = match target {
-        Target::Margin => fit_margins(&train),
+        Target::Margin | Target::Search(_) => fit_aims(&train),
         Target::Outcome => fit_outcomes(&train),
     };
     let tuned = KulamiEvaluator::tuned(scoring);
     let in_use: Vec<f64> = tuned.opening.iter().chain(&tuned.end).map(|&w| f64::from(w)).collect();
     // The RMS error in points, or the mean log loss of the chance of winning.
     let error = |samples: &[Sample], weights: &[f64]| match target {
-        Target::Margin => {
-            let squares: f64 = samples.iter().map(|(row, margin)| (dot(row, weights) - margin).powi(2)).sum();
+        Target::Margin | Target::Search(_) => {
+            let squares: f64 = samples.iter().map(|sample| (dot(&sample.row, weights) - sample.margin).powi(2)).sum();
             (squares / samples.len() as f64).sqrt() / 100.0
         }
         Target::Outcome => {
             let loss: f64 = samples
                 .iter()
-                .map(|(row, margin)| {
-                    let chance = sigmoid(dot(row, weights) / OUTCOME_SCALE).clamp(1e-12, 1.0 - 1e-12);
-                    let won = outcome(*margin);
+                .map(|sample| {
+                    let chance = sigmoid(dot(&sample.row, weights) / OUTCOME_SCALE).clamp(1e-12, 1.0 - 1e-12);
+                    let won = outcome(sample.margin);
                     -(won * chance.ln() + (1.0 - won) * (1.0 - chance).ln())
                 })
                 .sum();
@@ -211,7 +238,7 @@ fn main() {
         "{games} games, {} positions; {}: fit {:.4} (held-out games {:.4}), weights in use {:.4} (held out {:.4})",
         train.len(),
         match target {
-            Target::Margin => "RMS error in points",
+            Target::Margin | Target::Search(_) => "RMS error in points against the final margins",
             Target::Outcome => "log loss of the chance of winning",
         },
         error(&train, &weights),
@@ -231,13 +258,18 @@ fn main() {
 }
 
 /// The samples of the games of these seeds, played on two threads.
-fn samples(seeds: &[u64], scoring: Scoring) -> Vec<Sample> {
+fn samples(seeds: &[u64], scoring: Scoring, target: Target) -> Vec<Sample> {
     let threads = 2;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    seeds.iter().skip(t).step_by(threads).flat_map(|&seed| play(seed, scoring)).collect::<Vec<_>>()
+                    seeds
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .flat_map(|&seed| play(seed, scoring, target))
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
