@@ -46,15 +46,15 @@ fn play(seed: u64, scoring: Scoring, target: Target) -> Vec<Sample> {
     let mut engines = [Engine::new(level, options), Engine::new(level, options.with_seed(seed + 1))];
     let mut position = Position::new(layout);
     let mut samples = Vec::new();
-    let (mut searcher, evaluator) = (Searcher::new(4, 1), KulamiEvaluator::tuned(scoring));
+    // Only a fit to search values searches: its table is written through when made.
+    let mut search = match target {
+        Target::Search(depth) => Some((Searcher::new(4, 1), KulamiEvaluator::tuned(scoring), Limits::depth(depth))),
+        Target::Margin | Target::Outcome => None,
+    };
     while !position.is_game_over() {
         let state = KulamiState::new(position.clone(), scoring);
-        let searched = match target {
-            Target::Search(depth) => {
-                Some(f64::from(searcher.search(&state, &evaluator, Limits::depth(depth), None).value))
-            }
-            Target::Margin | Target::Outcome => None,
-        };
+        let searched = (search.as_mut())
+            .map(|(searcher, evaluator, limits)| f64::from(searcher.search(&state, &*evaluator, *limits, None).value));
         let t = f64::from(phase(&state)) / f64::from(PHASES);
         let f = features(&state);
         let mut row = [0.0; WEIGHTS];
